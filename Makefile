@@ -1,0 +1,30 @@
+# The two commands a newcomer runs: `make site` and `make test`. Each creates .venv when it is
+# missing or older than pyproject.toml and installs the project with its test extras into it.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: site test check bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+site: $(STAMP)
+	$(BIN)/kbtool check
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n auto
+
+check: $(STAMP)
+	$(BIN)/kbtool check
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]'
+	$(BIN)/python benchmarks/bench_check.py
+
+clean:
+	rm -rf $(VENV) site .kbtool

@@ -1,0 +1,5 @@
+import sys
+
+from kbtool.cli import main
+
+sys.exit(main())

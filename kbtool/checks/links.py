@@ -1,0 +1,128 @@
+"""KB2xx: every `related`/`sources` entry and every body link, wikilink and anchor resolves."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+
+from kbtool.checks.base import diagnostic, did_you_mean
+from kbtool.diagnostics import Diagnostic
+from kbtool.parse.slugs import slugify
+from kbtool.wiki import ResolvedLink, Status, Wiki
+
+
+def check_outside_links(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in wiki.links:
+        if item.target.status is Status.OUTSIDE:
+            how = "is absolute" if item.link.target.lstrip().startswith(("/", "\\")) else (
+                "leaves the repository"
+            )
+            message = f"link '{item.link.target}' {how}; use a path relative to this page"
+            yield diagnostic("KB210", item.link.span, message)
+
+
+def check_related(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in _of_kind(wiki, "related"):
+        target, raw = item.target, item.link.target
+        if target.status is Status.MISSING:
+            hint = _suggest(wiki, target.path, kind="wiki")
+            yield diagnostic("KB201", item.link.span, f"related page '{raw}' does not exist{hint}")
+        elif target.status is Status.DIRECTORY:
+            yield diagnostic("KB202", item.link.span, f"related entry '{raw}' is a folder, not a page")
+        elif target.status is Status.OK and (target.page is None or target.page.kind != "wiki"):
+            what = "a source page" if target.page else "not a Markdown page"
+            message = f"related entry '{raw}' is {what}; `related` lists wiki pages"
+            if target.page:
+                message += " (list it under `sources`)"
+            yield diagnostic("KB202", item.link.span, message)
+
+
+def check_sources(wiki: Wiki) -> Iterator[Diagnostic]:
+    prefix = wiki.config.sources.rstrip("/") + "/"
+    for item in _of_kind(wiki, "source"):
+        target, raw = item.target, item.link.target
+        if target.status is Status.MISSING:
+            hint = _suggest(wiki, target.path, kind="source")
+            yield diagnostic("KB203", item.link.span, f"source '{raw}' does not exist{hint}")
+        elif target.status in (Status.OK, Status.DIRECTORY) and not (target.path or "").startswith(prefix):
+            message = f"source '{raw}' is not under '{prefix}'; `sources` lists archive pages"
+            yield diagnostic("KB204", item.link.span, message)
+
+
+def check_duplicate_entries(wiki: Wiki) -> Iterator[Diagnostic]:
+    seen: dict[tuple[str, str, str], int] = {}
+    for item in wiki.links:
+        if not item.link.in_frontmatter or item.target.path is None:
+            continue
+        key = (item.page.path, item.link.kind, item.target.path)
+        if key in seen:
+            field = "related" if item.link.kind == "related" else "sources"
+            message = f"'{item.link.target}' is listed twice in `{field}` (first on line {seen[key]})"
+            yield diagnostic("KB205", item.link.span, message)
+        else:
+            seen[key] = item.link.span.line
+
+
+def check_self_links(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in wiki.links:
+        target = item.target
+        if target.page is item.page and target.status is Status.OK and not target.anchor:
+            if item.link.in_frontmatter or item.link.target.strip() not in ("", "#"):
+                yield diagnostic("KB206", item.link.span, f"'{item.link.target}' links this page to itself")
+
+
+def check_body_links(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in wiki.links:
+        if item.link.kind not in ("link", "image") or item.target.status is not Status.MISSING:
+            continue
+        what = "image" if item.link.kind == "image" else "link target"
+        hint = _suggest(wiki, item.target.path, kind=None)
+        yield diagnostic("KB207", item.link.span, f"{what} '{item.link.target}' does not exist{hint}")
+
+
+def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in wiki.links:
+        target = item.target
+        if not target.anchor or target.page is None or target.status is Status.MISSING:
+            continue
+        slugs = target.page.slugs
+        # A wikilink may name the heading by its text rather than its slug.
+        if target.anchor in slugs or (item.link.kind == "wikilink" and slugify(target.anchor) in slugs):
+            continue
+        where = "this page" if target.page is item.page else f"'{target.page.path}'"
+        hint = did_you_mean(slugify(target.anchor), slugs)
+        message = f"anchor '#{target.anchor}' matches no heading of {where}{hint}"
+        yield diagnostic("KB208", item.link.span, message)
+
+
+def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
+    for item in _of_kind(wiki, "wikilink"):
+        if item.target.status is Status.MISSING:
+            name = item.link.target.partition("#")[0]
+            hint = did_you_mean(name.lower(), wiki.by_stem)
+            yield diagnostic("KB209", item.link.span, f"wikilink '[[{item.link.target}]]' matches no page{hint}")
+        elif item.target.status is Status.AMBIGUOUS:
+            choices = ", ".join(item.target.candidates)
+            message = f"wikilink '[[{item.link.target}]]' matches several pages ({choices}); using the first"
+            yield diagnostic("KB211", item.link.span, message)
+
+
+def _of_kind(wiki: Wiki, kind: str) -> Iterator[ResolvedLink]:
+    return (item for item in wiki.links if item.link.kind == kind)
+
+
+def _suggest(wiki: Wiki, path: str | None, kind: str | None) -> str:
+    """'did you mean' from pages with the same file name, else a close path."""
+    if not path:
+        return ""
+    name = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+    same = [p for p in wiki.by_stem.get(name, []) if kind is None or p.kind == kind]
+    if same:
+        return f" (a page '{same[0].path}' exists)"
+    # Otherwise a close file name in the same folder (typos, `_` for `-`).
+    folder = path.rsplit("/", 1)[0] + "/"
+    stems = {p.rsplit("/", 1)[-1].removesuffix(".md"): p for p in wiki.pages if p.startswith(folder)}
+    if len(stems) > 2000:  # Fuzzy matching a huge folder costs more than the hint is worth.
+        return ""
+    close = difflib.get_close_matches(name, list(stems), n=1, cutoff=0.8)
+    return f" (did you mean '{stems[close[0]]}'?)" if close else ""

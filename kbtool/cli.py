@@ -1,0 +1,71 @@
+"""``kbtool`` command line: argv -> a command's ``run`` -> exit code.
+
+Each command lives in ``kbtool/commands/<name>.py`` with ``add_arguments(parser)`` and
+``run(args) -> int``; this module only wires them together and turns a
+:class:`~kbtool.errors.KbtoolError` into its message and exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+
+from kbtool import __version__
+from kbtool.errors import ConfigError, KbtoolError
+
+#: name -> (module under kbtool.commands, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "check": ("check", "validate frontmatter, links, anchors and the link graph"),
+    "graph": ("graph", "export the link graph (json, graphml, dot) or print its statistics"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        raise _UsageExit(f"{self.prog}: error: {message}")
+
+
+class _UsageExit(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="kbtool", description="Check, test and publish a Markdown knowledge base.")
+    parser.add_argument("--version", action="version", version=f"kbtool {__version__}")
+    parser.add_argument("-C", "--root", default=None, help="repository root (default: nearest pyproject.toml)")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name, (module, help_text) in COMMANDS.items():
+        command = importlib.import_module(f"kbtool.commands.{module}")
+        command.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except _UsageExit as error:
+        print(error, file=sys.stderr)
+        return 2
+    if not args.command:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
+    try:
+        return int(module.run(args))
+    except ConfigError as error:
+        for problem in error.problems:
+            print(f"kbtool: configuration error: {problem}", file=sys.stderr)
+        return error.exit_code
+    except KbtoolError as error:
+        print(f"kbtool: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `kbtool graph | head`: the reader left; not an error of ours.
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
+        return 0

@@ -1,0 +1,62 @@
+"""Every diagnostic code: its default severity and what it means. This table is the docs.
+
+Codes are stable. KB0xx files, KB1xx frontmatter, KB2xx links and anchors, KB3xx graph,
+KB4xx cells, KB5xx build. A new rule is a row here, a check function and a fixture.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Level = Literal["error", "warning", "off"]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    code: str
+    severity: Level
+    summary: str
+
+
+_RULES = [
+    # Files
+    Rule("KB001", "error", "file is not valid UTF-8"),
+    Rule("KB002", "error", "file is binary, not Markdown"),
+    Rule("KB003", "error", "symlink leads outside the repository (not read)"),
+    Rule("KB004", "error", "file cannot be read (symlink loop, permissions)"),
+    # Frontmatter
+    Rule("KB101", "error", "wiki page has no frontmatter"),
+    Rule("KB102", "error", "frontmatter fence `---` is never closed"),
+    Rule("KB103", "error", "frontmatter is not valid YAML"),
+    Rule("KB104", "error", "frontmatter is not a mapping"),
+    Rule("KB105", "error", "frontmatter key given twice"),
+    Rule("KB106", "error", "required frontmatter key missing"),
+    Rule("KB107", "error", "frontmatter value has the wrong type"),
+    Rule("KB108", "error", "`updated` is not an ISO date (YYYY-MM-DD)"),
+    Rule("KB109", "error", "`updated` is in the future"),
+    Rule("KB110", "error", "`type` is not one of the configured types"),
+    Rule("KB111", "warning", "`summary` is empty"),
+    Rule("KB112", "error", "frontmatter YAML aliases expand too far (alias bomb)"),
+    Rule("KB113", "warning", "`summary` spans several lines"),
+    # Links
+    Rule("KB201", "error", "`related` entry does not exist"),
+    Rule("KB202", "error", "`related` entry is not a wiki page"),
+    Rule("KB203", "error", "`sources` entry does not exist"),
+    Rule("KB204", "error", "`sources` entry is not under the sources folder"),
+    Rule("KB205", "warning", "entry listed twice in `related` or `sources`"),
+    Rule("KB206", "warning", "page links to itself"),
+    Rule("KB207", "error", "body link to a file that does not exist"),
+    Rule("KB208", "error", "`#anchor` matches no heading of the target page"),
+    Rule("KB209", "error", "`[[wikilink]]` matches no page"),
+    Rule("KB210", "error", "link is absolute or leaves the repository (never opened)"),
+    Rule("KB211", "warning", "`[[wikilink]]` matches several pages"),
+    # Graph
+    Rule("KB301", "warning", "orphan wiki page: no other page links to it"),
+    Rule("KB302", "warning", "one-way `related`: the other page does not list this one"),
+    Rule("KB303", "warning", "source page that no wiki page cites"),
+    # Cells
+    Rule("KB401", "error", "cell options in the fence info string cannot be read"),
+]
+
+RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -1,0 +1,54 @@
+"""``kbtool check [PATH...]``: parse every page, run the checks, print diagnostics."""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+
+from kbtool.checks import run_checks
+from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.diagnostics import FORMATTERS, summarize
+from kbtool.errors import UsageError
+from kbtool.load import load_wiki
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="report only on these files or folders")
+    parser.add_argument("--format", choices=sorted(FORMATTERS), default="text", help="output format")
+    parser.add_argument("--select", action="append", default=[], metavar="CODE",
+                        help="report only these codes or prefixes (repeatable, comma-separated)")
+    parser.add_argument("--ignore", action="append", default=[], metavar="CODE",
+                        help="never report these codes or prefixes (repeatable, comma-separated)")
+    parser.add_argument("--no-cache", action="store_true", help="parse every page afresh")
+    add_jobs_argument(parser)
+
+
+def _codes(values: list[str]) -> list[str]:
+    return [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+
+
+def relative_paths(config_root: Path, paths: list[str]) -> list[str]:
+    """Command-line paths as repository-relative POSIX paths."""
+    out = []
+    for path in paths:
+        full = Path(path).resolve()
+        try:
+            out.append(full.relative_to(config_root).as_posix())
+        except ValueError:
+            raise UsageError(f"{path} is not inside the repository {config_root}") from None
+        if not full.exists():
+            raise UsageError(f"{path}: no such file or folder")
+    return [p if p != "." else "" for p in out]
+
+
+def run(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    config = load_project_config(args)
+    paths = [p for p in relative_paths(config.root, args.paths) if p]
+    wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache)
+    diagnostics = run_checks(wiki, _codes(args.select), _codes(args.ignore), paths)
+    checked = sum(1 for p in wiki.pages if not paths or any(p == q or p.startswith(q + "/") for q in paths))
+    summary = summarize(diagnostics, checked, time.perf_counter() - started)
+    print(FORMATTERS[args.format](diagnostics, summary))
+    return 1 if summary.errors else 0

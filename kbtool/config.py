@@ -1,0 +1,177 @@
+"""``[tool.kbtool]`` in ``pyproject.toml`` -> a frozen :class:`Config`, every key defaulted.
+
+The schema below is also the documentation: each option has a TOML name, a type check, a
+default that fits the ``wiki/`` + ``sources/`` layout, and one line of help. Unknown keys and
+wrong values are collected and reported together (exit 2).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+from kbtool.codes import RULES
+from kbtool.errors import ConfigError
+
+DEFAULT_TYPES = ("concept", "method", "entity", "overview", "query", "task", "comparison")
+LEVELS = ("error", "warning", "off")
+
+
+@dataclass(frozen=True)
+class Config:
+    root: Path
+    wiki: str = "wiki"
+    sources: str = "sources"
+    exclude: tuple[str, ...] = ()
+    types: tuple[str, ...] = DEFAULT_TYPES
+    required: tuple[str, ...] = ("type", "summary", "updated")
+    severity: dict[str, str] = field(default_factory=dict)
+    ignore: tuple[str, ...] = ()
+    cache_dir: str = ".kbtool"
+    jobs: int = 0
+    execute: str = "all"
+    cell_timeout: float = 60.0
+    memory_limit_mb: int = 4096
+    output_limit_kb: int = 1024
+    allow_network: bool = False
+    preload: tuple[str, ...] = ("numpy", "matplotlib", "matplotlib.pyplot")
+    site_dir: str = "site"
+    site_title: str = "Wiki"
+    language: str = "zh"
+    base_url: str = ""
+
+    @property
+    def cache_path(self) -> Path:
+        return self.root / self.cache_dir
+
+    def level(self, code: str) -> str:
+        """The configured severity of ``code``: exact code first, then its prefixes."""
+        for key in (code, code[:4], code[:3]):
+            if key in self.severity:
+                return self.severity[key]
+        return RULES[code].severity if code in RULES else "error"
+
+    def fingerprint(self) -> str:
+        """A hash of every setting, for caches that depend on the configuration."""
+        text = repr([(f.name, getattr(self, f.name)) for f in fields(self) if f.name != "root"])
+        return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _str_list(value: Any) -> tuple[str, ...] | None:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
+def _positive_number(value: Any) -> float | None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+    return float(value) if ok else None
+
+
+def _positive_int(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value > 0
+    return value if ok else None
+
+
+def _count(value: Any) -> int | None:
+    ok = isinstance(value, int) and not isinstance(value, bool) and value >= 0
+    return value if ok else None
+
+
+def _bool(value: Any) -> bool | None:
+    return value if isinstance(value, bool) else None
+
+
+def _choice(*choices: str) -> Callable[[Any], str | None]:
+    return lambda value: value if value in choices else None
+
+
+def _severity_table(value: Any) -> dict[str, str] | None:
+    if not isinstance(value, dict):
+        return None
+    if all(isinstance(k, str) and v in LEVELS for k, v in value.items()):
+        return dict(value)
+    return None
+
+
+# TOML key -> (field name, converter returning None when the value is wrong, expected, help)
+SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
+    "wiki": ("wiki", _str, "a folder path", "folder of wiki pages"),
+    "sources": ("sources", _str, "a folder path", "folder of source-archive pages"),
+    "exclude": ("exclude", _str_list, "a list of globs", "files to skip, as globs"),
+    "types": ("types", _str_list, "a list of strings", "allowed values of `type`"),
+    "required": ("required", _str_list, "a list of keys", "frontmatter keys a wiki page needs"),
+    "severity": (
+        "severity",
+        _severity_table,
+        'a table of code = "error" | "warning" | "off"',
+        "per-code (or prefix) severity",
+    ),
+    "ignore": ("ignore", _str_list, "a list of codes", "codes or prefixes never reported"),
+    "cache-dir": ("cache_dir", _str, "a folder path", "where caches live"),
+    "jobs": ("jobs", _count, "an integer >= 0", "worker processes; 0 = number of cores"),
+    "execute": ("execute", _choice("all", "opt-in"), '"all" or "opt-in"', "which pages run"),
+    "cell-timeout": ("cell_timeout", _positive_number, "seconds > 0", "wall time per cell"),
+    "memory-limit-mb": ("memory_limit_mb", _positive_int, "MiB > 0", "memory per page"),
+    "output-limit-kb": ("output_limit_kb", _positive_int, "KiB > 0", "output kept per cell"),
+    "allow-network": ("allow_network", _bool, "true or false", "let cells open sockets"),
+    "preload": ("preload", _str_list, "a list of modules", "imported once by the warm worker"),
+    "site-dir": ("site_dir", _str, "a folder path", "where `kbtool build` writes"),
+    "site-title": ("site_title", _str, "a string", "the site's name"),
+    "language": ("language", _choice("zh", "en"), '"zh" or "en"', "language of UI strings"),
+    "base-url": ("base_url", lambda v: v if isinstance(v, str) else None, "a URL", "for sitemap"),
+}
+
+
+def find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` with a ``pyproject.toml``; else ``start``."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / "pyproject.toml").is_file():
+            return folder
+    return start
+
+
+def load_config(root: Path) -> Config:
+    """Read ``[tool.kbtool]`` from ``root/pyproject.toml`` (absent file or table: defaults)."""
+    root = root.resolve()
+    pyproject = root / "pyproject.toml"
+    table: dict[str, Any] = {}
+    if pyproject.is_file():
+        try:
+            with pyproject.open("rb") as f:
+                table = tomllib.load(f).get("tool", {}).get("kbtool", {})
+        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
+            raise ConfigError([f"{pyproject.name}: cannot read: {error}"]) from None
+    return config_from_table(root, table, where=f"{pyproject.name} [tool.kbtool]")
+
+
+def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbtool]") -> Config:
+    problems: list[str] = []
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        if key not in SCHEMA:
+            close = [k for k in SCHEMA if k.replace("-", "_") == key.replace("-", "_")]
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            problems.append(f"{where}: unknown key '{key}'{hint}")
+            continue
+        name, convert, expected, _ = SCHEMA[key]
+        converted = convert(value)
+        if converted is None:
+            problems.append(f"{where}: '{key}' must be {expected}, got {value!r}")
+        else:
+            values[name] = converted
+    for code in values.get("severity", {}):
+        if not any(rule.startswith(code) for rule in RULES):
+            problems.append(f"{where}: severity: no diagnostic code matches '{code}'")
+    if problems:
+        raise ConfigError(problems)
+    return Config(root=root, **values)

@@ -1,0 +1,107 @@
+"""wiki/ + sources/ -> the sorted list of Markdown files to parse.
+
+Symlinks are followed only while they stay inside the repository; a symlink that leads out,
+or a loop, becomes a problem for that path and nothing behind it is read.
+"""
+
+from __future__ import annotations
+
+import errno
+import fnmatch
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from kbtool.config import Config
+from kbtool.model import PageKind, Problem
+
+
+@dataclass(frozen=True, slots=True)
+class Found:
+    path: str  # repository-relative, POSIX
+    kind: PageKind
+
+
+@dataclass(frozen=True, slots=True)
+class Unreadable:
+    path: str
+    problem: Problem
+
+
+def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
+    root = config.root
+    found: list[Found] = []
+    unreadable: list[Unreadable] = []
+    for folder, kind in ((config.wiki, "wiki"), (config.sources, "source")):
+        top = root / folder
+        if top.is_dir():
+            _walk(root, top, kind, config.exclude, found, unreadable, set())  # type: ignore[arg-type]
+    found.sort(key=lambda f: f.path)
+    unreadable.sort(key=lambda u: u.path)
+    return found, unreadable
+
+
+def _inside(root: Path, path: Path) -> bool:
+    return path == root or root in path.parents
+
+
+def _walk(
+    root: Path,
+    folder: Path,
+    kind: PageKind,
+    exclude: tuple[str, ...],
+    found: list[Found],
+    unreadable: list[Unreadable],
+    visited: set[Path],
+) -> None:
+    real = folder.resolve()
+    if real in visited:
+        return
+    visited.add(real)
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        rel = path.relative_to(root).as_posix()
+        if any(fnmatch.fnmatch(rel, pattern) for pattern in exclude):
+            continue
+        is_md = entry.name.endswith(".md")
+        if entry.is_symlink():
+            problem = _symlink_problem(root, path)
+            if problem:
+                if is_md or _points_to_dir(path):
+                    unreadable.append(Unreadable(rel, problem))
+                continue
+        try:
+            is_dir = entry.is_dir()
+        except OSError:
+            is_dir = False
+        if is_dir:
+            _walk(root, path, kind, exclude, found, unreadable, visited)
+        elif is_md:
+            found.append(Found(rel, kind))
+
+
+def _points_to_dir(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:
+        return False
+
+
+def _symlink_problem(root: Path, path: Path) -> Problem | None:
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13 reports loops this way
+        return Problem("KB004", "symlink loop: the link never reaches a file")
+    except OSError as error:
+        if error.errno == errno.ELOOP:
+            return Problem("KB004", "symlink loop: the link never reaches a file")
+        return Problem("KB004", f"symlink target does not exist: {os.readlink(path)}")
+    if not _inside(root, target):
+        return Problem("KB003", f"symlink leads outside the repository (to {target}); not read")
+    return None

@@ -1,0 +1,81 @@
+"""Files -> pages: read every file once, reuse cached pages, parse the rest in parallel."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from kbtool import cache
+from kbtool.config import Config
+from kbtool.discover import Found, Unreadable, discover
+from kbtool.model import Page, Problem
+from kbtool.parse.page import content_digest, parse_page
+from kbtool.wiki import Wiki
+
+#: Below this many pages to parse, a process pool costs more than it saves.
+_PARALLEL_THRESHOLD = 64
+
+# Work handed to forked workers through memory they inherit, instead of pickling file bytes.
+_PENDING: list[tuple[str, bytes, str, str]] = []
+
+
+def default_jobs(config: Config) -> int:
+    return config.jobs or len(os.sched_getaffinity(0))
+
+
+def load_wiki(config: Config, jobs: int | None = None, use_cache: bool = True) -> Wiki:
+    found, unreadable = discover(config)
+    fingerprint = config.fingerprint()
+    cached = cache.load_pages(config.cache_path, fingerprint) if use_cache else {}
+    pages: dict[str, Page] = {}
+    todo: list[tuple[str, bytes, str, str]] = []
+    for item in found:
+        data = _read(config.root, item, unreadable)
+        if data is None:
+            continue
+        digest = content_digest(data)
+        hit = cached.get(item.path)
+        if hit is not None and hit.digest == digest and hit.kind == item.kind:
+            pages[item.path] = hit
+        else:
+            todo.append((item.path, data, item.kind, digest))
+    for page in _parse_all(todo, jobs or default_jobs(config)):
+        pages[page.path] = page
+    if use_cache and (todo or len(pages) != len(cached)):
+        cache.save_pages(config.cache_path, fingerprint, pages)
+    ordered = {path: pages[path] for path in sorted(pages)}
+    return Wiki(config, ordered, sorted(unreadable, key=lambda u: u.path))
+
+
+def _read(root: Path, item: Found, unreadable: list[Unreadable]) -> bytes | None:
+    try:
+        return (root / item.path).read_bytes()
+    except OSError as error:
+        unreadable.append(Unreadable(item.path, Problem("KB004", f"cannot read: {error.strerror}")))
+        return None
+
+
+def _parse_one(index: int) -> Page:
+    path, data, kind, digest = _PENDING[index]
+    return parse_page(path, data, kind, digest)  # type: ignore[arg-type]
+
+
+def _parse_chunk(indices: range) -> list[Page]:
+    return [_parse_one(i) for i in indices]
+
+
+def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]:
+    global _PENDING
+    if jobs <= 1 or len(todo) < _PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
+        return [parse_page(path, data, kind, digest) for path, data, kind, digest in todo]  # type: ignore[arg-type]
+    _PENDING = todo
+    try:
+        size = max(8, len(todo) // (jobs * 8))
+        chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            return [page for chunk in pool.map(_parse_chunk, chunks) for page in chunk]
+    finally:
+        _PENDING = []

@@ -1,0 +1,154 @@
+"""The body parser: markdown-it-py tokens -> headings, links and cells with file positions.
+
+The body is parsed with the frontmatter replaced by blank lines, so markdown-it's 0-based line
+maps are file lines minus one. Link tokens carry a normalised ``href`` but no column, so the
+column is found by matching the block's own link destinations, in order, against it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
+from markdown_it.token import Token
+from mdit_py_plugins.dollarmath import dollarmath_plugin
+
+from kbtool.model import Cell, Heading, Link, LinkKind, Problem, Span
+from kbtool.parse.cells import CellOptionsError, split_info
+from kbtool.parse.slugs import unique_slugs
+
+WIKILINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
+# An inline link destination after `](`, or a reference definition's after `]:`.
+_DESTINATION = re.compile(r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)|\]:\s*(<[^>\n]*>|\S+)")
+
+
+@cache
+def markdown_parser() -> MarkdownIt:
+    """The one parser configuration: CommonMark, GFM tables and strikethrough, `$` math."""
+    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    return md.use(dollarmath_plugin, allow_space=True, double_inline=True)
+
+
+@dataclass
+class Body:
+    headings: list[Heading] = field(default_factory=list)
+    links: list[Link] = field(default_factory=list)
+    cells: list[Cell] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    first_h1: str | None = None
+
+
+def parse_body(source: str, path: str) -> Body:
+    """Parse ``source`` (the whole file, frontmatter blanked) into headings, links and cells."""
+    md = markdown_parser()
+    tokens = md.parse(source)
+    lines = source.split("\n")
+    body = Body()
+    heading_texts: list[tuple[int, str, int]] = []
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.map:
+            text = _plain_text(tokens[index + 1])
+            heading_texts.append((int(token.tag[1]), text, token.map[0] + 1))
+        elif token.type == "inline" and token.map:
+            _collect_links(md, token, lines, path, body.links)
+        elif token.type == "fence" and token.map:
+            _collect_cell(token, len(body.cells), body)
+    for (level, text, line), slug in zip(
+        heading_texts, unique_slugs(t for _, t, _ in heading_texts), strict=True
+    ):
+        body.headings.append(Heading(level, text, slug, line))
+        if level == 1 and body.first_h1 is None:
+            body.first_h1 = text
+    return body
+
+
+def _plain_text(inline: Token) -> str:
+    parts = []
+    for child in inline.children or ():
+        if child.type in ("text", "code_inline", "math_inline", "html_inline"):
+            parts.append(child.content if child.type != "html_inline" else "")
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+    return "".join(parts).strip()
+
+
+def _collect_cell(token: Token, index: int, body: Body) -> None:
+    assert token.map is not None
+    fence_line = token.map[0] + 1
+    try:
+        language, options = split_info(token.info)
+    except CellOptionsError as error:
+        body.problems.append(Problem("KB401", str(error), fence_line))
+        language, options = token.info.split(" ", 1)[0].lower(), {}
+    cell = Cell(index, language, token.info.strip(), options, token.content, fence_line, fence_line + 1)
+    body.cells.append(cell)
+
+
+class _Destinations:
+    """The raw link destinations written in one block, consumed in order."""
+
+    def __init__(self, md: MarkdownIt, lines: list[str], start: int, end: int) -> None:
+        self.found: list[tuple[str, str, int, int]] = []  # (normalised, raw, line, col)
+        for number in range(start, end):
+            for match in _DESTINATION.finditer(lines[number]):
+                group = 1 if match.group(1) is not None else 2
+                raw = match.group(group)
+                col = match.start(group) + 1
+                if raw.startswith("<"):
+                    raw, col = raw[1:-1], col + 1
+                self.found.append((md.normalizeLink(unescapeAll(raw)), raw, number + 1, col))
+
+    def take(self, href: str) -> tuple[str, int, int] | None:
+        for position, (normalised, raw, line, col) in enumerate(self.found):
+            if normalised == href:
+                del self.found[position]
+                return raw, line, col
+        return None
+
+
+def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, out: list[Link]) -> None:
+    assert inline.map is not None
+    start, end = inline.map
+    destinations: _Destinations | None = None
+    for child in inline.children or ():
+        kind: LinkKind
+        if child.type == "link_open":
+            href, kind = str(child.attrs.get("href", "")), "link"
+        elif child.type == "image":
+            href, kind = str(child.attrs.get("src", "")), "image"
+        elif child.type == "text" and "[[" in child.content:
+            _collect_wikilinks(child.content, lines, start, end, path, out)
+            continue
+        else:
+            continue
+        if child.markup == "autolink":
+            continue  # <https://...>: always external, nothing to check.
+        if destinations is None:
+            destinations = _Destinations(md, lines, start, end)
+        located = destinations.take(href)
+        if located:
+            raw, line, col = located
+        else:  # Not found textually (e.g. inside a multi-line construct): the block's line.
+            from urllib.parse import unquote
+
+            raw, line, col = unquote(href), start + 1, 1
+        out.append(Link(raw, kind, Span(path, line, col)))
+
+
+def _collect_wikilinks(text: str, lines: list[str], start: int, end: int, path: str, out: list[Link]) -> None:
+    for match in WIKILINK.finditer(text):
+        target = match.group(1).strip()
+        line, col = start + 1, 1
+        needle = match.group(0)
+        for number in range(start, end):
+            found = lines[number].find(needle)
+            if found >= 0:
+                line, col = number + 1, found + 3
+                break
+        out.append(Link(target, "wikilink", Span(path, line, col)))
+
+

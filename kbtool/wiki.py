@@ -1,0 +1,147 @@
+"""The parsed wiki: every page by path, lookups by stem and title, and link resolution.
+
+Resolution is lexical first: a target is joined to the page's folder and normalised without
+touching the disk, so a path that is absolute or climbs above the repository is refused before
+anything is opened. Only then are pages looked up, and other files merely stat-ed.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+from dataclasses import dataclass, field
+from datetime import date
+from enum import Enum
+from functools import cached_property
+from urllib.parse import unquote
+
+from kbtool.config import Config
+from kbtool.discover import Unreadable
+from kbtool.model import Link, Page
+
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+
+
+class Status(Enum):
+    OK = "ok"
+    EXTERNAL = "external"
+    MISSING = "missing"
+    OUTSIDE = "outside"
+    DIRECTORY = "directory"
+    AMBIGUOUS = "ambiguous"
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """Where a link leads. ``path`` is repository-relative; ``page`` is set for pages."""
+
+    status: Status
+    path: str | None = None
+    anchor: str | None = None
+    page: Page | None = None
+    candidates: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedLink:
+    page: Page
+    link: Link
+    target: Target
+
+
+def is_external(target: str) -> bool:
+    """``https:``, ``mailto:``, ``//host``... but not a Windows drive or an absolute path."""
+    return bool(_SCHEME.match(target)) and not re.match(r"^[a-zA-Z]:[\\/]", target) or (
+        target.startswith("//")
+    )
+
+
+@dataclass
+class Wiki:
+    config: Config
+    pages: dict[str, Page]
+    unreadable: list[Unreadable] = field(default_factory=list)
+    #: The date `updated` is compared with; fixed by tests.
+    today: date = field(default_factory=date.today)
+    _stat_cache: dict[str, Status | None] = field(default_factory=dict, repr=False)
+
+    @property
+    def wiki_pages(self) -> list[Page]:
+        return [p for p in self.pages.values() if p.kind == "wiki"]
+
+    @cached_property
+    def by_stem(self) -> dict[str, list[Page]]:
+        index: dict[str, list[Page]] = {}
+        for page in self.pages.values():
+            index.setdefault(page.stem.lower(), []).append(page)
+        return index
+
+    @cached_property
+    def by_title(self) -> dict[str, list[Page]]:
+        index: dict[str, list[Page]] = {}
+        for page in self.pages.values():
+            index.setdefault(page.title.lower(), []).append(page)
+        return index
+
+    @cached_property
+    def links(self) -> list[ResolvedLink]:
+        """Every link of every page, resolved once."""
+        return [
+            ResolvedLink(page, link, self.resolve(page, link))
+            for page in self.pages.values()
+            for link in page.links
+        ]
+
+    def resolve(self, page: Page, link: Link) -> Target:
+        if link.kind == "wikilink":
+            return self._resolve_wikilink(link.target)
+        raw = link.target.strip()
+        if is_external(raw):
+            return Target(Status.EXTERNAL)
+        raw, _, anchor = raw.partition("#")
+        raw = raw.partition("?")[0]
+        decoded_anchor = unquote(anchor) if anchor else None
+        if not raw:  # `#anchor` on the same page
+            return Target(Status.OK, page.path, decoded_anchor, page)
+        path = unquote(raw).replace("\\", "/")
+        if path.startswith("/"):
+            return Target(Status.OUTSIDE, path)
+        joined = posixpath.normpath(posixpath.join(posixpath.dirname(page.path), path))
+        if joined == ".." or joined.startswith("../"):
+            return Target(Status.OUTSIDE, joined)
+        if joined in self.pages:
+            return Target(Status.OK, joined, decoded_anchor, self.pages[joined])
+        status = self._stat(joined)
+        return Target(status, joined, decoded_anchor)
+
+    def _stat(self, path: str) -> Status:
+        """Status of a non-page file, without opening it or following it out of the root."""
+        if path not in self._stat_cache:
+            full = os.path.join(self.config.root, path)
+            real = os.path.realpath(full)
+            root = str(self.config.root)
+            if real != root and not real.startswith(root + os.sep):
+                self._stat_cache[path] = Status.OUTSIDE
+            elif os.path.isdir(real):
+                self._stat_cache[path] = Status.DIRECTORY
+            elif os.path.exists(real):
+                self._stat_cache[path] = Status.OK
+            else:
+                self._stat_cache[path] = Status.MISSING
+        return self._stat_cache[path] or Status.MISSING
+
+    def _resolve_wikilink(self, text: str) -> Target:
+        name, _, anchor = text.partition("#")
+        name = name.strip().removesuffix(".md")
+        matches = self.by_stem.get(name.lower()) or self.by_title.get(name.lower()) or []
+        if len(matches) > 1:  # Prefer a wiki page over a source page of the same name.
+            wiki_matches = [p for p in matches if p.kind == "wiki"]
+            matches = wiki_matches or matches
+        anchor_text = anchor.strip() or None
+        if not matches:
+            return Target(Status.MISSING, None, anchor_text)
+        if len(matches) > 1:
+            paths = tuple(sorted(p.path for p in matches))
+            return Target(Status.AMBIGUOUS, matches[0].path, anchor_text, matches[0], paths)
+        return Target(Status.OK, matches[0].path, anchor_text, matches[0])
