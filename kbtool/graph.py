@@ -11,7 +11,7 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kbtool.wiki import Status, Wiki
+from kbtool.wiki import Wiki
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -20,20 +20,9 @@ EDGE_KINDS = {"related": "related", "source": "source", "link": "link", "image":
 
 
 def edges(wiki: Wiki) -> list[tuple[str, str, str]]:
-    """(from, to, kind) for every link between two different pages, duplicates dropped."""
-    seen: set[tuple[str, str, str]] = set()
-    out = []
-    for item in wiki.links:
-        target = item.target
-        if target.status not in (Status.OK, Status.AMBIGUOUS) or target.page is None:
-            continue
-        if target.page is item.page:
-            continue
-        edge = (item.page.path, target.page.path, EDGE_KINDS[item.link.kind])
-        if edge not in seen:
-            seen.add(edge)
-            out.append(edge)
-    return out
+    """(from, to, kind) between two different pages; kind is related, source or link."""
+    merged = dict.fromkeys((frm, to, EDGE_KINDS[kind]) for frm, to, kind in wiki.edges)
+    return list(merged)
 
 
 def backlinks(wiki: Wiki) -> dict[str, list[str]]:

@@ -11,7 +11,7 @@ from kbtool import cache
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
 from kbtool.model import Page, Problem
-from kbtool.parse.page import content_digest, parse_page
+from kbtool.parse.digest import content_digest
 from kbtool.wiki import Wiki
 
 #: Below this many pages to parse, a process pool costs more than it saves.
@@ -43,7 +43,8 @@ def load_wiki(config: Config, jobs: int | None = None, use_cache: bool = True) -
             todo.append((item.path, data, item.kind, digest))
     for page in _parse_all(todo, jobs or default_jobs(config)):
         pages[page.path] = page
-    if use_cache and (todo or len(pages) != len(cached)):
+    # Written even under --no-cache: a forced fresh parse still leaves a valid cache behind.
+    if todo or len(pages) != len(cached):
         cache.save_pages(config.cache_path, fingerprint, pages)
     ordered = {path: pages[path] for path in sorted(pages)}
     return Wiki(config, ordered, sorted(unreadable, key=lambda u: u.path))
@@ -57,17 +58,19 @@ def _read(root: Path, item: Found, unreadable: list[Unreadable]) -> bytes | None
         return None
 
 
-def _parse_one(index: int) -> Page:
-    path, data, kind, digest = _PENDING[index]
-    return parse_page(path, data, kind, digest)  # type: ignore[arg-type]
-
-
 def _parse_chunk(indices: range) -> list[Page]:
-    return [_parse_one(i) for i in indices]
+    from kbtool.parse.page import parse_page
+
+    return [parse_page(*_PENDING[i]) for i in indices]  # type: ignore[arg-type]
 
 
 def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]:
+    """Parse in this process, or in forked workers when there is enough to share."""
     global _PENDING
+    if not todo:
+        return []
+    from kbtool.parse.page import parse_page  # markdown-it is loaded only when needed
+
     if jobs <= 1 or len(todo) < _PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
         return [parse_page(path, data, kind, digest) for path, data, kind, digest in todo]  # type: ignore[arg-type]
     _PENDING = todo

@@ -2,6 +2,9 @@
 
 Positions are 1-based and refer to the file as written (frontmatter lines included), so a
 diagnostic can point at the exact line of a ``related`` item or the column of a body link.
+
+The classes have no ``__slots__`` on purpose: pages are pickled to the parse cache, and
+unpickling slotted frozen dataclasses costs a ``__setattr__`` per field, several times slower.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ PageKind = Literal["wiki", "source"]
 LinkKind = Literal["related", "source", "link", "image", "wikilink"]
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@dataclass(frozen=True, order=True)
 class Span:
     """A place in a file: repository-relative POSIX path, 1-based line and column."""
 
@@ -23,7 +26,7 @@ class Span:
     col: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Heading:
     level: int
     text: str
@@ -31,7 +34,7 @@ class Heading:
     line: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Link:
     """A link as written. ``target`` is the raw destination, before any decoding."""
 
@@ -44,7 +47,7 @@ class Link:
         return self.kind in ("related", "source")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Cell:
     """A fenced code block. ``line`` is the file line of the first line of code."""
 
@@ -61,7 +64,7 @@ class Cell:
         return self.language == "python"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Problem:
     """Something wrong found while parsing; the checks turn it into a diagnostic."""
 
@@ -71,7 +74,7 @@ class Problem:
     col: int = 1
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Frontmatter:
     """Loaded YAML plus the file line of each key and of each item of a list value."""
 
@@ -85,7 +88,7 @@ class Frontmatter:
         return self.key_lines.get(key, self.first_line)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Page:
     """One Markdown file of the wiki or of the source archive, parsed once."""
 

@@ -64,7 +64,11 @@ class Wiki:
     unreadable: list[Unreadable] = field(default_factory=list)
     #: The date `updated` is compared with; fixed by tests.
     today: date = field(default_factory=date.today)
-    _stat_cache: dict[str, Status | None] = field(default_factory=dict, repr=False)
+    _stat_cache: dict[str, Status] = field(default_factory=dict, repr=False)
+    # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
+    _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
+        default_factory=dict, repr=False
+    )
 
     @property
     def wiki_pages(self) -> list[Page]:
@@ -85,6 +89,25 @@ class Wiki:
         return index
 
     @cached_property
+    def by_folder(self) -> dict[str, dict[str, str]]:
+        """folder -> {file stem: path}, for 'did you mean' hints."""
+        index: dict[str, dict[str, str]] = {}
+        for path, page in self.pages.items():
+            index.setdefault(posixpath.dirname(path), {})[page.stem] = path
+        return index
+
+    @cached_property
+    def edges(self) -> list[tuple[str, str, str]]:
+        """(from, to, link kind) for every link between two different pages, without repeats."""
+        seen: dict[tuple[str, str, str], None] = {}
+        for item in self.links:
+            target = item.target
+            if target.status in (Status.OK, Status.AMBIGUOUS) and target.page is not None:
+                if target.page is not item.page:
+                    seen[(item.page.path, target.page.path, item.link.kind)] = None
+        return list(seen)
+
+    @cached_property
     def links(self) -> list[ResolvedLink]:
         """Every link of every page, resolved once."""
         return [
@@ -96,24 +119,32 @@ class Wiki:
     def resolve(self, page: Page, link: Link) -> Target:
         if link.kind == "wikilink":
             return self._resolve_wikilink(link.target)
-        raw = link.target.strip()
+        if not link.target.strip().partition("#")[0].partition("?")[0]:  # `#anchor`: this page
+            anchor = link.target.strip().partition("#")[2]
+            return Target(Status.OK, page.path, unquote(anchor) if anchor else None, page)
+        key = (posixpath.dirname(page.path), link.target)
+        if key not in self._path_cache:
+            self._path_cache[key] = self._resolve_path(*key)
+        status, path, anchor = self._path_cache[key]
+        target_page = self.pages.get(path) if path and status is Status.OK else None
+        return Target(status, path, anchor, target_page)
+
+    def _resolve_path(self, folder: str, target: str) -> tuple[Status, str | None, str | None]:
+        raw = target.strip()
         if is_external(raw):
-            return Target(Status.EXTERNAL)
+            return Status.EXTERNAL, None, None
         raw, _, anchor = raw.partition("#")
         raw = raw.partition("?")[0]
         decoded_anchor = unquote(anchor) if anchor else None
-        if not raw:  # `#anchor` on the same page
-            return Target(Status.OK, page.path, decoded_anchor, page)
         path = unquote(raw).replace("\\", "/")
         if path.startswith("/"):
-            return Target(Status.OUTSIDE, path)
-        joined = posixpath.normpath(posixpath.join(posixpath.dirname(page.path), path))
+            return Status.OUTSIDE, path, None
+        joined = posixpath.normpath(posixpath.join(folder, path))
         if joined == ".." or joined.startswith("../"):
-            return Target(Status.OUTSIDE, joined)
+            return Status.OUTSIDE, joined, None
         if joined in self.pages:
-            return Target(Status.OK, joined, decoded_anchor, self.pages[joined])
-        status = self._stat(joined)
-        return Target(status, joined, decoded_anchor)
+            return Status.OK, joined, decoded_anchor
+        return self._stat(joined), joined, decoded_anchor
 
     def _stat(self, path: str) -> Status:
         """Status of a non-page file, without opening it or following it out of the root."""
@@ -129,7 +160,7 @@ class Wiki:
                 self._stat_cache[path] = Status.OK
             else:
                 self._stat_cache[path] = Status.MISSING
-        return self._stat_cache[path] or Status.MISSING
+        return self._stat_cache[path]
 
     def _resolve_wikilink(self, text: str) -> Target:
         name, _, anchor = text.partition("#")

@@ -6,13 +6,12 @@ from collections.abc import Iterator
 
 from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
-from kbtool.graph import edges
 from kbtool.model import Span
 from kbtool.wiki import Wiki
 
 
 def check_orphans(wiki: Wiki) -> Iterator[Diagnostic]:
-    linked = {to for _, to, _ in edges(wiki)}
+    linked = {to for _, to, _ in wiki.edges}
     for page in wiki.wiki_pages:
         if page.path not in linked:
             message = "orphan page: no other page links to it (add it to a related page's `related`)"
@@ -20,7 +19,7 @@ def check_orphans(wiki: Wiki) -> Iterator[Diagnostic]:
 
 
 def check_one_way_related(wiki: Wiki) -> Iterator[Diagnostic]:
-    related = {(a, b) for a, b, kind in edges(wiki) if kind == "related"}
+    related = {(a, b) for a, b, kind in wiki.edges if kind == "related"}
     for item in wiki.links:
         if item.link.kind != "related" or item.target.page is None or item.target.page is item.page:
             continue
@@ -31,7 +30,7 @@ def check_one_way_related(wiki: Wiki) -> Iterator[Diagnostic]:
 
 
 def check_uncited_sources(wiki: Wiki) -> Iterator[Diagnostic]:
-    cited = {to for frm, to, _ in edges(wiki) if wiki.pages[frm].kind == "wiki"}
+    cited = {to for frm, to, _ in wiki.edges if wiki.pages[frm].kind == "wiki"}
     for page in wiki.pages.values():
         if page.kind == "source" and page.path not in cited:
             yield diagnostic("KB303", Span(page.path), "no wiki page cites this source")

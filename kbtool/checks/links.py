@@ -120,8 +120,7 @@ def _suggest(wiki: Wiki, path: str | None, kind: str | None) -> str:
     if same:
         return f" (a page '{same[0].path}' exists)"
     # Otherwise a close file name in the same folder (typos, `_` for `-`).
-    folder = path.rsplit("/", 1)[0] + "/"
-    stems = {p.rsplit("/", 1)[-1].removesuffix(".md"): p for p in wiki.pages if p.startswith(folder)}
+    stems = wiki.by_folder.get(path.rsplit("/", 1)[0] if "/" in path else "", {})
     if len(stems) > 2000:  # Fuzzy matching a huge folder costs more than the hint is worth.
         return ""
     close = difflib.get_close_matches(name, list(stems), n=1, cutoff=0.8)

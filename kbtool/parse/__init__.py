@@ -1,6 +1,5 @@
-"""Turn a file's bytes into a :class:`~kbtool.model.Page`, once."""
+"""Turn a file's bytes into a :class:`~kbtool.model.Page`, once.
 
-from kbtool.parse.page import parse_page
-from kbtool.parse.slugs import slugify, unique_slugs
-
-__all__ = ["parse_page", "slugify", "unique_slugs"]
+``parse.page.parse_page`` is the entry point; ``parse.slugs`` the one slug function. Nothing is
+imported here, so that a fully cached run never loads markdown-it.
+"""

@@ -2,18 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-
 from kbtool.model import Frontmatter, Link, LinkKind, Page, PageKind, Problem, Span
+from kbtool.parse.digest import content_digest
 from kbtool.parse.frontmatter import load_frontmatter, split_frontmatter
 from kbtool.parse.markdown import parse_body
 
 #: Frontmatter lists whose items are links, and the kind each item gets.
 LINK_FIELDS: dict[str, LinkKind] = {"related": "related", "sources": "source"}
-
-
-def content_digest(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None) -> Page:
