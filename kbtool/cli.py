@@ -20,6 +20,8 @@ from kbtool.errors import ConfigError, KbtoolError
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "validate frontmatter, links, anchors and the link graph"),
     "graph": ("graph", "export the link graph (json, graphml, dot) or print its statistics"),
+    "new": ("new", "create a wiki page with valid frontmatter"),
+    "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
 }
 
 

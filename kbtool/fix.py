@@ -1,0 +1,135 @@
+"""Safe automatic fixes: edits that keep what the author meant and only repair the form.
+
+- a `related`, `sources` or `tags` value written as one string becomes a one-item YAML list;
+- an entry listed twice in `related` or `sources` loses its repeat;
+- an `#anchor` that differs from a heading's slug only by case or punctuation is rewritten to
+  the slug (only when exactly one heading matches).
+
+Fixes are line edits on the file's own text, so comments, key order, quoting and line endings
+are kept. Nothing is written when nothing changes.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from kbtool.parse.slugs import slugify
+from kbtool.wiki import Status, Wiki
+
+LIST_KEYS = ("related", "sources", "tags")
+# Every fix edits lines by their original number; dropped lines are marked, removed at the end.
+_DROPPED = "\0"
+
+
+@dataclass(frozen=True)
+class PageFix:
+    path: str
+    before: str
+    after: str
+    descriptions: tuple[str, ...]
+
+    def diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.before.splitlines(keepends=True),
+                self.after.splitlines(keepends=True),
+                fromfile=f"a/{self.path}",
+                tofile=f"b/{self.path}",
+            )
+        )
+
+
+def plan_fixes(wiki: Wiki) -> list[PageFix]:
+    """Every page's fixes, computed without writing anything."""
+    fixes = []
+    for page in wiki.pages.values():
+        full = wiki.config.root / page.path
+        try:
+            raw = full.read_bytes()
+        except OSError:
+            continue
+        if raw.startswith(b"\xef\xbb\xbf"):
+            raw = raw[3:]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            continue
+        newline = "\r\n" if "\r\n" in text else "\n"
+        lines = text.split(newline)
+        described: list[str] = []
+        _listify(wiki, page.path, lines, described, newline)
+        _drop_repeats(wiki, page.path, lines, described)
+        _fix_anchors(wiki, page.path, lines, described)
+        after = newline.join(line for line in lines if line != _DROPPED)
+        if after != text:
+            fixes.append(PageFix(page.path, text, after, tuple(described)))
+    return fixes
+
+
+def apply_fix(root: Path, fix: PageFix) -> None:
+    """Replace the file atomically, keeping a BOM if it had one."""
+    full = root / fix.path
+    bom = b"\xef\xbb\xbf" if full.read_bytes().startswith(b"\xef\xbb\xbf") else b""
+    fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=".kbtool-fix.")
+    with os.fdopen(fd, "wb") as f:
+        f.write(bom + fix.after.encode("utf-8"))
+    os.replace(tmp, full)
+
+
+def _listify(wiki: Wiki, path: str, lines: list[str], described: list[str], newline: str) -> None:
+    page = wiki.pages[path]
+    if page.frontmatter is None:
+        return
+    for key in LIST_KEYS:
+        value = page.meta.get(key)
+        line = page.frontmatter.key_lines.get(key)
+        if not isinstance(value, str) or line is None or not value.strip():
+            continue
+        text = lines[line - 1]
+        if not text.startswith(f"{key}:"):
+            continue  # Not the plain one-line form; leave it to the author.
+        written = text[len(key) + 1 :].strip()
+        lines[line - 1] = f"{key}:{newline}  - {written}"  # one element: later line numbers hold
+        described.append(f"line {line}: '{key}' written as a list")
+
+
+def _drop_repeats(wiki: Wiki, path: str, lines: list[str], described: list[str]) -> None:
+    seen: set[tuple[str, str | None]] = set()
+    repeats = []
+    for item in wiki.links:
+        if item.page.path != path or not item.link.in_frontmatter:
+            continue
+        key = (item.link.kind, item.target.path or item.link.target)
+        if key in seen:
+            repeats.append(item.link.span.line)
+        seen.add(key)
+    for line in sorted(repeats, reverse=True):
+        if lines[line - 1].lstrip().startswith("- "):
+            described.append(f"line {line}: repeated entry removed")
+            lines[line - 1] = _DROPPED
+
+
+def _fix_anchors(wiki: Wiki, path: str, lines: list[str], described: list[str]) -> None:
+    for item in wiki.links:
+        target = item.target
+        if item.page.path != path or item.link.kind not in ("link", "image"):
+            continue
+        if target.status is not Status.OK or target.page is None or not target.anchor:
+            continue
+        if target.anchor in target.page.slugs:
+            continue
+        matches = [s for s in target.page.slugs if s == slugify(target.anchor)]
+        if len(matches) != 1:
+            continue
+        raw_anchor = item.link.target.partition("#")[2]
+        line = item.link.span.line - 1
+        old, new = f"#{raw_anchor}", f"#{matches[0]}"
+        start = item.link.span.col - 1
+        position = lines[line].find(old, start)
+        if position >= 0:
+            lines[line] = lines[line][:position] + new + lines[line][position + len(old) :]
+            described.append(f"line {line + 1}: anchor '{old}' -> '{new}'")
