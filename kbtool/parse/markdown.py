@@ -88,6 +88,18 @@ def _collect_cell(token: Token, index: int, body: Body) -> None:
     body.cells.append(cell)
 
 
+_NORMALISED: dict[str, str] = {}
+
+
+def _normalise(md: MarkdownIt, raw: str) -> str:
+    """markdown-it's own normalisation of a destination, memoised: pages share targets."""
+    if raw not in _NORMALISED:
+        if len(_NORMALISED) > 100_000:
+            _NORMALISED.clear()
+        _NORMALISED[raw] = md.normalizeLink(unescapeAll(raw))
+    return _NORMALISED[raw]
+
+
 class _Destinations:
     """The raw link destinations written in one block, consumed in order."""
 
@@ -100,7 +112,7 @@ class _Destinations:
                 col = match.start(group) + 1
                 if raw.startswith("<"):
                     raw, col = raw[1:-1], col + 1
-                self.found.append((md.normalizeLink(unescapeAll(raw)), raw, number + 1, col))
+                self.found.append((_normalise(md, raw), raw, number + 1, col))
 
     def take(self, href: str) -> tuple[str, int, int] | None:
         for position, (normalised, raw, line, col) in enumerate(self.found):
