@@ -24,6 +24,8 @@ from kbtool.parse.slugs import unique_slugs
 WIKILINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
 # An inline link destination after `](`, or a reference definition's after `]:`.
 _DESTINATION = re.compile(r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)|\]:\s*(<[^>\n]*>|\S+)")
+# Code spans and HTML comments hold no links, though their text may look like one.
+_NOT_LINKS = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)|<!--.*?-->", re.DOTALL)
 
 
 @cache
@@ -100,13 +102,22 @@ def _normalise(md: MarkdownIt, raw: str) -> str:
     return _NORMALISED[raw]
 
 
+def _block_lines(lines: list[str], start: int, end: int) -> list[str]:
+    """The block's lines with code spans and HTML comments blanked, every column kept."""
+    block = lines[start:end]
+    text = "\n".join(block)
+    if "`" not in text and "<!--" not in text:
+        return block
+    return _NOT_LINKS.sub(lambda m: re.sub(r"[^\n]", " ", m.group()), text).split("\n")
+
+
 class _Destinations:
     """The raw link destinations written in one block, consumed in order."""
 
-    def __init__(self, md: MarkdownIt, lines: list[str], start: int, end: int) -> None:
+    def __init__(self, md: MarkdownIt, block: list[str], start: int) -> None:
         self.found: list[tuple[str, str, int, int]] = []  # (normalised, raw, line, col)
-        for number in range(start, end):
-            for match in _DESTINATION.finditer(lines[number]):
+        for number, text in enumerate(block, start):
+            for match in _DESTINATION.finditer(text):
                 group = 1 if match.group(1) is not None else 2
                 raw = match.group(group)
                 col = match.start(group) + 1
@@ -125,7 +136,9 @@ class _Destinations:
 def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, out: list[Link]) -> None:
     assert inline.map is not None
     start, end = inline.map
+    block = _block_lines(lines, start, end)
     destinations: _Destinations | None = None
+    wikilinks_taken: set[tuple[int, int]] = set()
     for child in inline.children or ():
         kind: LinkKind
         if child.type == "link_open":
@@ -133,14 +146,14 @@ def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, o
         elif child.type == "image":
             href, kind = str(child.attrs.get("src", "")), "image"
         elif child.type == "text" and "[[" in child.content:
-            _collect_wikilinks(child.content, lines, start, end, path, out)
+            _collect_wikilinks(child.content, block, start, path, out, wikilinks_taken)
             continue
         else:
             continue
         if child.markup == "autolink":
             continue  # <https://...>: always external, nothing to check.
         if destinations is None:
-            destinations = _Destinations(md, lines, start, end)
+            destinations = _Destinations(md, block, start)
         located = destinations.take(href)
         if located:
             raw, line, col = located
@@ -151,15 +164,21 @@ def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, o
         out.append(Link(raw, kind, Span(path, line, col)))
 
 
-def _collect_wikilinks(text: str, lines: list[str], start: int, end: int, path: str, out: list[Link]) -> None:
+def _collect_wikilinks(
+    text: str, block: list[str], start: int, path: str, out: list[Link], taken: set[tuple[int, int]]
+) -> None:
+    """Wikilinks of a text token, each placed at the first place written not yet taken."""
     for match in WIKILINK.finditer(text):
         target = match.group(1).strip()
         line, col = start + 1, 1
         needle = match.group(0)
-        for number in range(start, end):
-            found = lines[number].find(needle)
+        for number, line_text in enumerate(block, start + 1):
+            found = line_text.find(needle)
+            while found >= 0 and (number, found + 3) in taken:
+                found = line_text.find(needle, found + 1)
             if found >= 0:
-                line, col = number + 1, found + 3
+                line, col = number, found + 3
+                taken.add((line, col))
                 break
         out.append(Link(target, "wikilink", Span(path, line, col)))
 
