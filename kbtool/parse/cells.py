@@ -28,14 +28,14 @@ def split_info(info: str) -> tuple[str, dict[str, Any]]:
     info = info.strip()
     if not info:
         return "", {}
-    language, _, rest = info.partition(" ")
+    language, _, rest = info.replace("\t", " ").partition(" ")
     language = language.strip("{}").lower()
     rest = rest.strip()
     if not rest:
         return language, {}
     options = _parse_simple(rest)
     if options is None:
-        options = _parse_with_jupytext(info)
+        options = _parse_with_jupytext(f"{language} {rest}")
     return language, options
 
 
@@ -62,6 +62,12 @@ def _parse_with_jupytext(info: str) -> dict[str, Any]:
         _, metadata = text_to_metadata(info, allow_title=False)
     except Exception as error:  # jupytext raises several kinds on bad input
         raise CellOptionsError(f"cannot read cell options {info!r}: {error}") from None
+    if "incorrectly_encoded_metadata" in metadata:  # jupytext's way of saying it could not
+        unread = metadata["incorrectly_encoded_metadata"]
+        raise CellOptionsError(
+            f"cannot read cell options {info!r}: {unread!r} is not key=value "
+            '(write e.g. tags=["hide-input"] timeout=5)'
+        )
     return dict(metadata)
 
 

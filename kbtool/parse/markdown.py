@@ -84,8 +84,9 @@ def _collect_cell(token: Token, index: int, body: Body) -> None:
     try:
         language, options = split_info(token.info)
     except CellOptionsError as error:
-        body.problems.append(Problem("KB401", str(error), fence_line))
-        language, options = token.info.split(" ", 1)[0].lower(), {}
+        language, options = token.info.split(None, 1)[0].strip("{}").lower(), {}
+        if language == "python":  # Other languages are shown, not run: their options are moot.
+            body.problems.append(Problem("KB401", str(error), fence_line))
     cell = Cell(index, language, token.info.strip(), options, token.content, fence_line, fence_line + 1)
     body.cells.append(cell)
 
