@@ -20,6 +20,8 @@ from kbtool.errors import ConfigError, KbtoolError
 COMMANDS: dict[str, tuple[str, str]] = {
     "check": ("check", "validate frontmatter, links, anchors and the link graph"),
     "graph": ("graph", "export the link graph (json, graphml, dot) or print its statistics"),
+    "build": ("build", "check, run the cells, and publish the static site if both pass"),
+    "serve": ("serve", "build, serve the site on 127.0.0.1, rebuild and reload on changes"),
     "new": ("new", "create a wiki page with valid frontmatter"),
     "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
 }

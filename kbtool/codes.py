@@ -57,6 +57,8 @@ _RULES = [
     Rule("KB303", "warning", "source page that no wiki page cites"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
+    # Build
+    Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

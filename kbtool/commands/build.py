@@ -1,0 +1,74 @@
+"""``kbtool build``: check, run the cells, and publish ``site/`` only if both pass."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from typing import TYPE_CHECKING
+
+from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.diagnostics import FORMATTERS, summarize
+
+if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever the CLI starts.
+    from kbtool.execute.results import PageResult
+    from kbtool.render.build import BuildReport
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=sorted(FORMATTERS), default="text",
+                        help="format of the diagnostics")
+    parser.add_argument("--clean", action="store_true",
+                        help="render every page again instead of reusing unchanged ones")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="parse every page and run every cell afresh")
+    add_jobs_argument(parser)
+
+
+def format_cell_failures(failed: list[PageResult]) -> str:
+    lines = []
+    for page in failed:
+        cells = [c for c in page.cells if c.status == "failed"]
+        if not cells:
+            lines.append(f"{page.path}:1:1: cells failed: {page.reason or 'the page did not run'}")
+        for cell in cells:
+            line = cell.error_line or cell.line
+            lines.append(f"{page.path}:{line}:1: cell failed: {cell.reason or 'error'}")
+            if cell.error:
+                lines += ["    " + text for text in cell.error.rstrip().splitlines()]
+    return "\n".join(lines)
+
+
+def summary_line(report: BuildReport) -> str:
+    seconds = sum(report.seconds.values())
+    if report.failed_cells:
+        return (f"not published: {len(report.failed_cells)} page(s) with failing cells; "
+                f"{report.site_dir.name}/ left as it was ({seconds:.2f}s)")
+    if not report.ok:
+        return (f"not published: {report.errors} error(s); {report.site_dir.name}/ left as it was "
+                f"({seconds:.2f}s)")
+    if not report.published:
+        return f"{report.site_dir.name}/ is up to date: {report.pages} pages, nothing to render ({seconds:.2f}s)"
+    return (f"published {report.site_dir.name}/: {report.pages} pages, {report.rendered} outputs rendered, "
+            f"{report.reused} reused in {seconds:.2f}s")
+
+
+def print_report(report: BuildReport, fmt: str = "text") -> None:
+    summary = summarize(report.diagnostics, report.pages, sum(report.seconds.values()))
+    if report.diagnostics or fmt != "text":
+        text = FORMATTERS[fmt](report.diagnostics, summary)
+        # The text format ends with the checker's summary line; the build prints its own.
+        print(text.rsplit("\n", 1)[0] if fmt == "text" else text)
+    if report.failed_cells:
+        print(format_cell_failures(report.failed_cells))
+    print(summary_line(report), file=sys.stderr if fmt != "text" else sys.stdout, flush=True)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kbtool.render.build import build_site
+
+    config = load_project_config(args)
+    report = build_site(config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean,
+                        progress=sys.stderr)
+    print_report(report, args.format)
+    return 0 if report.ok else 1

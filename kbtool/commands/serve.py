@@ -1,0 +1,62 @@
+"""``kbtool serve``: build, serve on 127.0.0.1, rebuild what changed, reload the open page."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import threading
+
+from kbtool.commands import add_jobs_argument, load_project_config
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 = any free)")
+    parser.add_argument("--no-watch", action="store_true", help="serve without watching for changes")
+    add_jobs_argument(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from kbtool.commands.build import print_report
+    from kbtool.config import load_config
+    from kbtool.errors import KbtoolError
+    from kbtool.render.build import build_site
+    from kbtool.serve import BuildVersion, make_server, watch_and_rebuild
+
+    config = load_project_config(args)
+
+    def rebuild() -> bool:
+        nonlocal config
+        try:
+            config = load_config(config.root)  # pyproject.toml may have changed too
+            report = build_site(config, jobs=args.jobs, progress=sys.stderr)
+        except KbtoolError as error:
+            print(f"kbtool: {error}", file=sys.stderr)
+            return False
+        print_report(report)
+        return report.published
+
+    rebuild()
+    site_dir = config.root / config.site_dir
+    version = BuildVersion()
+    try:
+        server = make_server(site_dir, args.port, version)
+    except OSError as error:
+        print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
+        return 1
+    host, port = server.server_address[:2]
+    print(f"serving {site_dir} at http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    stop = threading.Event()
+    try:
+        if args.no_watch:
+            stop.wait()
+        else:
+            watch_and_rebuild(config, rebuild, version, stop)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop.set()
+        server.shutdown()
+        server.server_close()
+    return 0

@@ -1,0 +1,351 @@
+"""``kbtool build``, as its stages in order:
+
+1. load the wiki (parsed pages come from the cache when unchanged);
+2. gate: the checks, then the cells (cached); any error or failing cell stops here, and
+   ``site/`` is not touched;
+3. plan: every output of the site with a key of everything it depends on;
+4. stage: in a folder beside ``site/``, link the outputs whose key is unchanged from the live
+   site and render the others (pages in parallel, indexes and the graph meanwhile);
+5. search index over the staged site;
+6. swap the staged site in, and record what was published.
+
+With nothing changed, stage 3 finds every key unchanged and the build stops there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import shutil
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from kbtool.checks import run_checks
+from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic
+from kbtool.errors import KbtoolError
+from kbtool.execute.results import PageResult
+from kbtool.load import default_jobs, load_wiki
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.graphpage import graph_data, graph_page, graph_script
+from kbtool.render.highlight import stylesheet
+from kbtool.render.indexes import index_pages
+from kbtool.render.manifest import Record, forget_manifest, load_manifest, save_manifest, stat_signature
+from kbtool.render.pages import Rendered, page_key, render_page
+from kbtool.render.progress import Progress
+from kbtool.render.site import collect
+from kbtool.render.staging import (
+    build_lock,
+    make_staging,
+    remove_stale_staging,
+    reuse_file,
+    swap_in,
+    write_file,
+)
+from kbtool.render.templates import ASSETS_DIR, renderer_version
+from kbtool.wiki import Wiki
+
+#: Below this many pages to render, worker processes cost more than they save.
+_PARALLEL_THRESHOLD = 48
+
+
+@dataclass
+class BuildReport:
+    ok: bool
+    site_dir: Path
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed_cells: list[PageResult] = field(default_factory=list)
+    pages: int = 0
+    outputs: int = 0
+    rendered: int = 0
+    reused: int = 0
+    #: False when every output was already up to date and ``site/`` was left alone
+    published: bool = False
+    seconds: dict[str, float] = field(default_factory=dict)
+    search: Any = None
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One output of the site: a page, an index page, the graph data, an asset."""
+
+    name: str
+    key: str
+    kind: str  # "page" | "index" | "graph" | "static"
+    arg: Any
+
+
+class _Clock:
+    def __init__(self, seconds: dict[str, float]) -> None:
+        self.seconds = seconds
+        self._last = time.perf_counter()
+
+    def lap(self, stage: str) -> None:
+        now = time.perf_counter()
+        self.seconds[stage] = self.seconds.get(stage, 0.0) + now - self._last
+        self._last = now
+
+
+# -- stage 2: the gate -----------------------------------------------------------------------
+
+
+def run_cells(config: Config, wiki: Wiki, jobs: int | None, use_cache: bool) -> dict[str, PageResult]:
+    """Results of every page that runs (from the cache when unchanged)."""
+    try:
+        from kbtool.execute import run_pages, should_run
+    except ImportError:  # The runner is not there: a site without cell outputs.
+        return {}
+    pages = [p for p in wiki.pages.values() if p.python_cells and should_run(config, p)]
+    if not pages:
+        return {}
+    results = run_pages(config, pages, jobs=jobs, use_cache=use_cache)
+    return {r.path: r for r in results}
+
+
+# -- stage 3: the plan ----------------------------------------------------------------------
+
+
+def _digest(data: str | bytes) -> str:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def static_files() -> dict[str, bytes]:
+    """The assets shipped in the package, plus the highlighting colours."""
+    files = {
+        f"assets/{path.name}": path.read_bytes()
+        for path in sorted(ASSETS_DIR.iterdir())
+        if path.is_file() and not path.name.startswith(".")
+    }
+    files["assets/pygments.css"] = stylesheet().encode("utf-8")
+    return files
+
+
+def plan(site: SiteContext) -> list[Planned]:
+    planned = [Planned("page:" + path, page_key(site, path), "page", path) for path in site.wiki.pages]
+    planned += [Planned(index.output, index.key(site), "index", index) for index in index_pages(site)]
+    data = graph_data(site)
+    planned.append(Planned(urls.GRAPH, graph_page(site, data).key(site), "index", graph_page(site, data)))
+    planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
+    planned += [Planned(name, _digest(content), "static", content) for name, content in static_files().items()]
+    return planned
+
+
+def _is_fresh(item: Planned, record: Record | None, root: Path) -> bool:
+    if record is None or record.key != item.key:
+        return False
+    return all(stat_signature(root / path) == sig for path, sig in record.copies.items())
+
+
+# -- stage 4: rendering --------------------------------------------------------------------
+
+# Handed to forked workers through memory they inherit, as load.py does for parsing.
+_WORK: dict[str, Any] = {}
+
+
+def _render_pages(paths: list[str]) -> list[tuple[str, Rendered]]:
+    site: SiteContext = _WORK["site"]
+    staging: Path = _WORK["staging"]
+    done = []
+    for path in paths:
+        rendered = render_page(site, path)
+        for name, text in rendered.files.items():
+            write_file(staging, name, text)
+        for copy in rendered.copies:
+            target = staging / copy
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(site.config.root / copy, target)
+        done.append((path, rendered))
+    return done
+
+
+def _chunks(items: list[str], jobs: int) -> list[list[str]]:
+    size = max(4, min(64, len(items) // (jobs * 8) or 1))
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _render_other(site: SiteContext, staging: Path, item: Planned) -> Rendered:
+    if item.kind == "index":
+        text = item.arg.render(site)
+        write_file(staging, item.name, text)
+        return Rendered({item.name: ""})
+    if item.kind == "graph":
+        write_file(staging, item.name, graph_script(site, item.arg))
+        return Rendered({item.name: ""})
+    write_file(staging, item.name, item.arg)
+    return Rendered({item.name: ""})
+
+
+def _record(site: SiteContext, item: Planned, rendered: Rendered) -> Record:
+    root = site.config.root
+    copies = {path: stat_signature(root / path) for path in rendered.copies}
+    files = tuple(sorted(set(rendered.files) | set(rendered.copies)))
+    return Record(item.key, files, copies, rendered.diagnostics)
+
+
+def _render(
+    site: SiteContext,
+    staging: Path,
+    stale: list[Planned],
+    jobs: int,
+    on_done: Callable[[int], None],
+) -> dict[str, Record]:
+    records: dict[str, Record] = {}
+    pages = [item for item in stale if item.kind == "page"]
+    others = [item for item in stale if item.kind != "page"]
+    by_path = {item.arg: item for item in pages}
+    use_pool = jobs > 1 and len(pages) >= _PARALLEL_THRESHOLD and "fork" in multiprocessing.get_all_start_methods()
+    if not use_pool:
+        for path, rendered in _render_pages_here(site, staging, [i.arg for i in pages]):
+            records[by_path[path].name] = _record(site, by_path[path], rendered)
+            on_done(1)
+        for item in others:
+            records[item.name] = _record(site, item, _render_other(site, staging, item))
+            on_done(1)
+        return records
+    _WORK.update(site=site, staging=staging)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+            futures = [pool.submit(_render_pages, chunk) for chunk in _chunks([i.arg for i in pages], jobs)]
+            # While the workers render pages, this process renders the indexes and the graph.
+            for item in others:
+                records[item.name] = _record(site, item, _render_other(site, staging, item))
+                on_done(1)
+            for future in futures:
+                for path, rendered in future.result():
+                    records[by_path[path].name] = _record(site, by_path[path], rendered)
+                    on_done(1)
+    finally:
+        _WORK.clear()
+    return records
+
+
+def _render_pages_here(site: SiteContext, staging: Path, paths: list[str]) -> list[tuple[str, Rendered]]:
+    _WORK.update(site=site, staging=staging)
+    try:
+        return _render_pages(paths)
+    finally:
+        _WORK.clear()
+
+
+def _configured(config: Config, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Build diagnostics with their configured severity; codes switched off or ignored go."""
+    out = []
+    for d in diagnostics:
+        level = config.level(d.code)
+        if level == "off" or any(d.code.startswith(code) for code in config.ignore):
+            continue
+        out.append(d if level == d.severity else Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix))  # type: ignore[arg-type]
+    return out
+
+
+def _search_index(staging: Path, config: Config) -> Any:
+    try:
+        from kbtool.render.search import build_search_index
+    except ImportError:  # Search is built by its own module; a site without it still works.
+        return None
+    return build_search_index(staging, config)
+
+
+# -- the whole build -------------------------------------------------------------------------
+
+
+def build_site(
+    config: Config,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    full: bool = False,
+    progress: TextIO | None = None,
+) -> BuildReport:
+    """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content."""
+    site_dir = (config.root / config.site_dir).resolve()
+    report = BuildReport(ok=False, site_dir=site_dir)
+    clock = _Clock(report.seconds)
+    jobs = jobs or default_jobs(config)
+    with build_lock(config.cache_path):
+        remove_stale_staging(site_dir)
+        wiki = load_wiki(config, jobs=jobs, use_cache=use_cache)
+        report.pages = len(wiki.pages)
+        clock.lap("load")
+        report.diagnostics = run_checks(wiki)
+        clock.lap("check")
+        if report.errors:
+            return report
+        results = run_cells(config, wiki, jobs, use_cache)
+        report.failed_cells = [r for r in results.values() if r.status == "failed"]
+        clock.lap("cells")
+        if report.failed_cells:
+            return report
+
+        site = SiteContext(config, wiki, collect(wiki), results, renderer_version())
+        planned = plan(site)
+        report.outputs = len(planned)
+        manifest = {} if full or not site_dir.is_dir() else load_manifest(config.cache_path, site_dir)
+        fresh = [p for p in planned if _is_fresh(p, manifest.get(p.name), config.root)]
+        stale = [p for p in planned if not _is_fresh(p, manifest.get(p.name), config.root)]
+        clock.lap("plan")
+        if not stale and set(manifest) == {p.name for p in planned}:
+            report.reused = len(fresh)
+            report.diagnostics += _configured(config, (d for r in manifest.values() for d in r.diagnostics))
+            report.ok = not report.errors
+            return report
+        _stage_and_publish(site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress)
+    return report
+
+
+def _stage_and_publish(
+    site: SiteContext,
+    site_dir: Path,
+    planned: list[Planned],
+    fresh: list[Planned],
+    stale: list[Planned],
+    manifest: dict[str, Record],
+    jobs: int,
+    report: BuildReport,
+    clock: _Clock,
+    progress: TextIO | None,
+) -> None:
+    config = site.config
+    staging = make_staging(site_dir)
+    try:
+        records: dict[str, Record] = {}
+        for item in fresh:
+            record = manifest[item.name]
+            if all(reuse_file(site_dir, staging, name) for name in record.files):
+                records[item.name] = record
+            else:  # A file went missing from site/: render the output again.
+                stale.append(item)
+        report.reused = len(records)
+        clock.lap("reuse")
+        bar = Progress(len(stale), "rendering", progress)
+        records.update(_render(site, staging, stale, jobs, bar.advance))
+        bar.close()
+        report.rendered = len(stale)
+        clock.lap("render")
+        build_diagnostics = _configured(config, (d for r in records.values() for d in r.diagnostics))
+        report.diagnostics = sorted(report.diagnostics + build_diagnostics)
+        if report.errors:
+            return  # `finally` removes the staging folder; site/ stays as it was
+        report.search = _search_index(staging, config)
+        clock.lap("search")
+        forget_manifest(config.cache_path)
+        swap_in(staging, site_dir)
+        save_manifest(config.cache_path, site_dir, records)
+        report.ok = report.published = True
+        clock.lap("swap")
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
+
+
+__all__ = ["BuildReport", "KbtoolError", "build_site", "plan", "run_cells", "static_files"]

@@ -1,0 +1,55 @@
+"""What every output of one build shares: the wiki, what the site shows of each page, cell
+results, UI strings, and the variables every template gets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from kbtool.config import Config
+from kbtool.execute.results import PageResult
+from kbtool.render import urls
+from kbtool.render.i18n import translator
+from kbtool.render.site import PageInfo
+from kbtool.wiki import Wiki
+
+
+@dataclass(frozen=True)
+class SiteContext:
+    config: Config
+    wiki: Wiki
+    infos: dict[str, PageInfo]
+    results: dict[str, PageResult]
+    #: the renderer's version (templates, code), part of every key
+    version: str
+
+    @property
+    def t(self) -> Callable[..., str]:
+        return translator(self.config.language)
+
+    @property
+    def title(self) -> str:
+        return self.config.site_title
+
+    def nav_types(self) -> list[tuple[str, str]]:
+        """(label, URL from the site root) of each configured page type."""
+        return [(name, urls.type_output(name)) for name in self.config.types]
+
+    def template_vars(self, output: str, page_title: str, **extra: Any) -> dict[str, Any]:
+        """The variables of ``base.html`` for a page written at ``output``."""
+        base: dict[str, Any] = {
+            "t": self.t,
+            "root": urls.root_of(output),
+            "site_title": self.title,
+            "page_title": page_title,
+            "nav_types": self.nav_types(),
+            "description": "",
+            "search_page": False,
+        }
+        base.update(extra)
+        return base
+
+    def common_key(self) -> tuple[Any, ...]:
+        """What every page's key shares: renderer version and every setting."""
+        return (self.version, self.config.fingerprint())

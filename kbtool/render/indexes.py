@@ -1,0 +1,124 @@
+"""The pages about pages: home, one per type and per tag, the sources index, search, 404 and
+the sitemap. Each is a template and plain data; the data (with the renderer version) is its
+incremental-build key, so an index is re-rendered only when what it lists changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.site import PageInfo
+
+RECENT = 20
+HOME_TAGS = 80
+
+
+@dataclass(frozen=True)
+class IndexPage:
+    output: str
+    template: str
+    title: str
+    data: dict[str, Any]
+
+    def key(self, site: SiteContext) -> str:
+        text = json.dumps([site.common_key(), self.template, self.title, self.data], ensure_ascii=False, sort_keys=True)
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+    def render(self, site: SiteContext) -> str:
+        from kbtool.render.templates import environment
+
+        variables = site.template_vars(self.output, self.title, **self.data)
+        return environment().get_template(self.template).render(variables)
+
+
+def _entry(info: PageInfo, from_output: str, type_label: str | None = None) -> dict[str, str]:
+    return {
+        "title": info.ref.title,
+        "url": urls.href(from_output, info.ref.output),
+        "type": type_label if type_label is not None else info.ref.type,
+        "updated": info.updated,
+        "summary": info.summary,
+    }
+
+
+def _by_title(infos: list[PageInfo]) -> list[PageInfo]:
+    return sorted(infos, key=lambda i: (i.ref.title.lower(), i.ref.path))
+
+
+def index_pages(site: SiteContext) -> list[IndexPage]:
+    t = site.t
+    infos = list(site.infos.values())
+    wiki_infos = [i for i in infos if i.ref.type != "source"]
+    source_infos = [i for i in infos if i.ref.type == "source"]
+    out: list[IndexPage] = []
+
+    by_type: dict[str, list[PageInfo]] = defaultdict(list)
+    for info in wiki_infos:
+        by_type[info.ref.type].append(info)
+    type_names = list(site.config.types) + sorted(n for n in by_type if n and n not in site.config.types)
+    for name in type_names:
+        output = urls.type_output(name)
+        entries = [_entry(i, output) for i in _by_title(by_type.get(name, []))]
+        out.append(IndexPage(output, "list.html", t("type_title", type=name),
+                             {"entries": entries, "intro": "", "show_type": False}))
+
+    tag_pages: dict[str, list[PageInfo]] = defaultdict(list)
+    for info in infos:
+        for tag in info.tags:
+            tag_pages[tag].append(info)
+    for tag, tagged in sorted(tag_pages.items()):
+        output = urls.tag_output(tag)
+        entries = [_entry(i, output) for i in _by_title(tagged)]
+        out.append(IndexPage(output, "list.html", t("tag_title", tag=tag),
+                             {"entries": entries, "intro": "", "show_type": True}))
+
+    def folder(info: PageInfo) -> str:
+        rest = info.ref.path.removeprefix(site.config.sources.rstrip("/") + "/")
+        return rest.split("/", 1)[0] if "/" in rest else ""
+
+    sources = [_entry(i, urls.SOURCES_INDEX, folder(i))
+               for i in sorted(source_infos, key=lambda i: (folder(i), i.ref.title.lower()))]
+    out.append(IndexPage(urls.SOURCES_INDEX, "list.html", t("sources_title"),
+                         {"entries": sources, "intro": "", "show_type": True}))
+
+    counts = Counter(i.ref.type for i in wiki_infos)
+    types = [(name, urls.type_output(name), counts.get(name, 0)) for name in type_names if counts.get(name, 0)]
+    recent = sorted(wiki_infos, key=lambda i: (i.updated, i.ref.title), reverse=True)[:RECENT]
+    tag_counts = sorted(((tag, len(pages)) for tag, pages in tag_pages.items()), key=lambda x: (-x[1], x[0]))
+    home_tags = sorted(tag_counts[:HOME_TAGS])
+    intro = t("home_intro", wiki=len(wiki_infos), sources=len(source_infos))
+    out.append(IndexPage(urls.HOME, "home.html", site.title, {
+        "intro": intro,
+        "types": types,
+        "source_count": len(source_infos),
+        "recent": [_entry(i, urls.HOME) for i in recent],
+        "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
+    }))
+    out.append(IndexPage(urls.SEARCH, "search.html", t("search"), {"search_page": True}))
+    # A 404 page is served at whatever depth the missing address had, so its links cannot be
+    # relative: they start at the configured base URL, else at the host's root.
+    root_404 = site.config.base_url.rstrip("/") + "/" if site.config.base_url else "/"
+    out.append(IndexPage(urls.NOT_FOUND, "404.html", t("not_found_title"), {"root": root_404}))
+    out.append(sitemap(site, [p.output for p in out if p.output != urls.NOT_FOUND]))
+    return out
+
+
+def sitemap(site: SiteContext, index_outputs: list[str]) -> IndexPage:
+    """``sitemap.xml``: absolute URLs when ``base-url`` is set (as the protocol wants), else
+    URLs relative to the site root, which crawlers ignore but tools can still read."""
+    base = site.config.base_url.rstrip("/") + "/" if site.config.base_url else ""
+    entries = [(base + quote(output, safe="/"), "") for output in sorted(index_outputs)]
+    for info in sorted(site.infos.values(), key=lambda i: i.ref.output):
+        entries.append((base + quote(info.ref.output, safe="/"), info.updated if _is_date(info.updated) else ""))
+    return IndexPage(urls.SITEMAP, "sitemap.xml", "sitemap", {"entries": entries})
+
+
+def _is_date(text: str) -> bool:
+    return len(text) == 10 and text[4] == "-" and text[7] == "-" and text.replace("-", "").isdigit()

@@ -1,0 +1,107 @@
+"""One wiki or source page -> its HTML file (and the figure files its cells produced)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from html import escape
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from kbtool.diagnostics import Diagnostic
+from kbtool.execute.results import PageResult, to_dict
+from kbtool.model import Heading
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.markdown import render_body
+from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
+from kbtool.render.site import Ref
+from kbtool.render.templates import environment
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Files to write (site-relative path -> text) and what rendering found wrong."""
+
+    files: dict[str, str]
+    diagnostics: tuple[Diagnostic, ...] = ()
+    #: repository files the page shows, copied into the site: path -> stat signature
+    copies: tuple[str, ...] = ()
+
+
+def result_digest(result: PageResult | None) -> str:
+    """What of a cell result shows on the page (not timings, not whether it was cached)."""
+    if result is None:
+        return ""
+    data = to_dict(result)
+    for key in ("duration", "cached", "extra"):
+        data.pop(key, None)
+    for cell in data["cells"]:
+        cell.pop("duration", None)
+    text = json.dumps(data, sort_keys=True, ensure_ascii=False, default=str)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def page_key(site: SiteContext, path: str) -> str:
+    """Everything the page's HTML depends on: its file, what it shows of other pages (titles
+    of related pages, sources, backlinks, neighbours), its cell results, the settings and the
+    renderer itself."""
+    page = site.wiki.pages[path]
+    parts = (site.common_key(), page.digest, repr(site.infos[path]), result_digest(site.results.get(path)))
+    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+
+
+def _toc(headings: tuple[Heading, ...]) -> str:
+    items = [h for h in headings if h.level in (2, 3)]
+    if len(items) < 2:
+        return ""
+    lis = "".join(
+        f'<li class="toc-h{h.level}"><a href="#{escape(h.slug)}">{escape(h.text)}</a></li>' for h in items
+    )
+    return f"<ol>{lis}</ol>"
+
+
+def render_page(site: SiteContext, path: str) -> Rendered:
+    page = site.wiki.pages[path]
+    info = site.infos[path]
+    output = urls.page_output(path)
+    t = site.t
+    data = (site.config.root / path).read_bytes()
+    body = render_body(page, data.decode("utf-8-sig", errors="replace"), site.wiki, site.results.get(path), t)
+
+    def link(ref: Ref) -> str:
+        return urls.href(output, ref.output)
+
+    related = [(e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.related]
+    sources = [(e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.sources]
+    backlinks = [(r.title, link(r), r.type) for r in info.backlinks]
+    tags = [(tag, urls.href(output, urls.tag_output(tag))) for tag in info.tags]
+    page_type = info.ref.type
+    type_url = urls.href(output, urls.type_output(page_type)) if page_type in site.config.types else None
+    headings = page.headings[1:] if body.title_id else page.headings
+    toc = _toc(headings)
+    variables = site.template_vars(
+        output,
+        info.ref.title,
+        description=info.summary,
+        info=info,
+        title_id=body.title_id,
+        body=Markup(body.html),
+        toc=bool(toc),
+        toc_list=Markup(toc),
+        related=related,
+        sources=sources,
+        backlinks=backlinks,
+        tags=tags,
+        type_url=type_url,
+        neighbourhood=Markup(neighbourhood_svg(info, link, t("neighbourhood"))),
+        hidden_neighbours=hidden_count(info),
+        graph_focus=quote(path, safe="/"),
+    )
+    html = environment().get_template("page.html").render(variables)
+    files = {output: html}
+    for digest, svg in body.figures.items():
+        files[urls.figure_output(digest)] = svg
+    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))

@@ -1,0 +1,126 @@
+"""What the site shows about each page beyond its own body, computed once from the wiki.
+
+Titles of related pages and sources, backlinks, graph neighbours: each page's HTML depends
+on these values of *other* pages, so they are also what its incremental-build key hashes.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from kbtool.graph import edges
+from kbtool.model import Page
+from kbtool.render import urls
+from kbtool.wiki import Status, Wiki
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    """A page as other pages show it: where it is, its title and type."""
+
+    path: str
+    output: str
+    title: str
+    type: str
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One ``related`` or ``sources`` item: the page it names, or its text when it names none."""
+
+    text: str
+    ref: Ref | None
+
+
+@dataclass(frozen=True, slots=True)
+class PageInfo:
+    ref: Ref
+    summary: str
+    description: str
+    updated: str
+    tags: tuple[str, ...]
+    related: tuple[Entry, ...]
+    sources: tuple[Entry, ...]
+    backlinks: tuple[Ref, ...]
+    #: Pages one link away, either way, with the kinds of link that join them.
+    neighbours: tuple[tuple[Ref, str], ...]
+    #: (link target as written, title shown) for every other page its body links to.
+    linked_titles: tuple[tuple[str, str], ...]
+
+
+def _text(value: Any) -> str:
+    """A frontmatter value as one line of text (dates may be strings or date objects)."""
+    if value is None:
+        return ""
+    if isinstance(value, list | tuple):
+        return ", ".join(_text(v) for v in value)
+    return " ".join(str(value).split())
+
+
+def page_type(page: Page) -> str:
+    if page.kind == "source":
+        return "source"
+    value = page.meta.get("type")
+    return value if isinstance(value, str) else ""
+
+
+def tags_of(page: Page) -> tuple[str, ...]:
+    value = page.meta.get("tags")
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    seen: dict[str, None] = {}
+    for tag in value:
+        if isinstance(tag, str | int | float) and not isinstance(tag, bool) and str(tag).strip():
+            seen.setdefault(str(tag).strip(), None)
+    return tuple(seen)
+
+
+def ref_of(page: Page) -> Ref:
+    return Ref(page.path, urls.page_output(page.path), page.title, page_type(page))
+
+
+def collect(wiki: Wiki) -> dict[str, PageInfo]:
+    """Every page's :class:`PageInfo`, by path."""
+    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
+    incoming: dict[str, set[str]] = defaultdict(set)
+    outgoing: dict[str, set[str]] = defaultdict(set)
+    kinds: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for frm, to, kind in edges(wiki):
+        incoming[to].add(frm)
+        outgoing[frm].add(to)
+        kinds[(frm, to)].add(kind)
+        kinds[(to, frm)].add(kind)
+    entries: dict[str, dict[str, list[Entry]]] = defaultdict(lambda: {"related": [], "source": []})
+    linked: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for item in wiki.links:
+        target = item.target
+        page_ref = refs.get(target.page.path) if target.page is not None else None
+        ok = target.status in (Status.OK, Status.AMBIGUOUS)
+        if item.link.kind in ("related", "source"):
+            entries[item.page.path][item.link.kind].append(Entry(item.link.target, page_ref if ok else None))
+        else:
+            # A wikilink shows its target's title; any link's URL depends on where it leads.
+            shown = page_ref.title if page_ref and ok else ""
+            linked[item.page.path].append((item.link.target + "\x00" + target.status.value, shown))
+
+    infos: dict[str, PageInfo] = {}
+    for path, page in wiki.pages.items():
+        meta = page.meta
+        around = sorted(outgoing[path] | incoming[path])
+        infos[path] = PageInfo(
+            ref=refs[path],
+            summary=_text(meta.get("summary")),
+            description=_text(meta.get("description")),
+            updated=_text(meta.get("updated")),
+            tags=tags_of(page),
+            related=tuple(entries[path]["related"]),
+            sources=tuple(entries[path]["source"]),
+            backlinks=tuple(refs[p] for p in sorted(incoming[path])),
+            neighbours=tuple((refs[p], "+".join(sorted(kinds[(path, p)]))) for p in around),
+            linked_titles=tuple(linked[path]),
+        )
+    return infos

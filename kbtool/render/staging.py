@@ -1,0 +1,119 @@
+"""Building beside ``site/`` and swapping the result in, so ``site/`` is always whole.
+
+The new site is written into ``.site.build-XXXX`` next to ``site/``. Files of outputs that did
+not change are hard links to the current site's files (no copy, no re-render); every file is
+written as a new inode and renamed into place, so nothing is ever written through a link into
+the live site. At the end the two folders are exchanged with one ``renameat2(RENAME_EXCHANGE)``
+where Linux offers it (else two renames), and the old one is removed. A build that fails or is
+interrupted removes its staging folder and leaves ``site/`` as it was.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import ctypes.util
+import fcntl
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+from kbtool.errors import KbtoolError
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+def staging_prefix(site_dir: Path) -> str:
+    return f".{site_dir.name}.build-"
+
+
+def make_staging(site_dir: Path) -> Path:
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    return Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
+
+
+def remove_stale_staging(site_dir: Path) -> None:
+    """Staging folders left by a build that was killed (the lock says none is running)."""
+    prefix = staging_prefix(site_dir)
+    for entry in site_dir.parent.glob(prefix + "*"):
+        if entry.is_dir() and not entry.is_symlink():
+            shutil.rmtree(entry, ignore_errors=True)
+
+
+@contextlib.contextmanager
+def build_lock(cache_dir: Path) -> Iterator[None]:
+    """One build at a time per repository (``kbtool serve`` and ``kbtool build`` may race)."""
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    with open(cache_dir / "build.lock", "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise KbtoolError("another build of this site is running; try again when it ends") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def write_file(root: Path, relative: str, data: str | bytes) -> None:
+    """Write as a new file renamed into place: never through an existing (linked) inode."""
+    target = root / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    if isinstance(data, str):
+        tmp.write_text(data, encoding="utf-8")
+    else:
+        tmp.write_bytes(data)
+    os.replace(tmp, target)
+
+
+def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
+    """Hard-link ``relative`` from the live site into staging; False when it cannot be reused."""
+    source = site_dir / relative
+    target = staging / relative
+    if target.exists():
+        return True  # a file two outputs share (a figure), already there
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target, follow_symlinks=False)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:  # no hard links here (another filesystem): copy instead
+        try:
+            shutil.copy2(source, target, follow_symlinks=False)
+            return True
+        except OSError:
+            return False
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    libc_name = ctypes.util.find_library("c")
+    if not libc_name:
+        return False
+    try:
+        libc = ctypes.CDLL(libc_name, use_errno=True)
+        renameat2 = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    renameat2.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    result = renameat2(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE)
+    return bool(result == 0)
+
+
+def swap_in(staging: Path, site_dir: Path) -> None:
+    """Make ``staging`` the site. Afterwards ``staging`` no longer exists."""
+    if not site_dir.exists():
+        os.rename(staging, site_dir)
+        return
+    if _exchange(staging, site_dir):
+        shutil.rmtree(staging, ignore_errors=True)  # now holds the previous site
+        return
+    old = Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
+    os.rmdir(old)
+    os.rename(site_dir, old)
+    os.rename(staging, site_dir)
+    shutil.rmtree(old, ignore_errors=True)

@@ -1,0 +1,47 @@
+"""The Jinja2 environment: templates shipped in the package, autoescaped everywhere.
+
+Every frontmatter value reaches HTML through a template variable, so autoescape is what keeps
+a hostile title or summary inert; only HTML we produced ourselves (the rendered body, the
+neighbourhood SVG, the table of contents) is passed in as :class:`markupsafe.Markup`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from pathlib import Path
+
+import jinja2
+
+from kbtool import __version__
+
+RENDER_DIR = Path(__file__).parent
+TEMPLATES_DIR = RENDER_DIR / "templates"
+ASSETS_DIR = RENDER_DIR / "assets"
+
+
+@cache
+def environment() -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=jinja2.select_autoescape(["html", "xml"], default=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+@cache
+def renderer_version() -> str:
+    """A hash of kbtool's version and of every file that shapes the site's HTML: a change to
+    a template or to the renderer's code makes every page stale. Assets are not in it (pages
+    only link to them), nor the search indexer (it runs over the finished pages)."""
+    digest = hashlib.blake2b(__version__.encode(), digest_size=12)
+    for path in sorted(RENDER_DIR.rglob("*")):
+        if path.parent == ASSETS_DIR or path.name == "search.py":
+            continue
+        if path.is_file() and path.suffix in (".py", ".html", ".xml"):
+            digest.update(path.relative_to(RENDER_DIR).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()

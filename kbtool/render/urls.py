@@ -1,0 +1,67 @@
+"""Where each page of the site lives, and relative URLs between them.
+
+Every URL the site writes is relative, so the site works from any folder, from any static host
+and (where the browser allows it) from ``file://``. A page keeps its repository path with
+``.md`` replaced by ``.html``: ``wiki/concepts/transformer.md`` -> ``wiki/concepts/transformer.html``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+from urllib.parse import quote
+
+from kbtool.parse.slugs import slugify
+
+HOME = "index.html"
+SOURCES_INDEX = "sources.html"
+GRAPH = "graph.html"
+GRAPH_DATA = "graph-data.js"
+SEARCH = "search.html"
+NOT_FOUND = "404.html"
+SITEMAP = "sitemap.xml"
+
+
+def page_output(path: str) -> str:
+    """Output file of a page, relative to the site folder."""
+    return path[:-3] + ".html" if path.endswith(".md") else path + ".html"
+
+
+def _name_slug(name: str) -> str:
+    """A file name for a tag or type: its slug, plus a short hash when the slug loses
+    characters, so two names that slug alike (``C++`` and ``C#``) never share a file and the
+    name of one never depends on the others."""
+    slug = slugify(name).strip("-") or "x"
+    if slug != name:
+        slug += "-" + hashlib.blake2b(name.encode(), digest_size=3).hexdigest()
+    return slug
+
+
+def tag_output(tag: str) -> str:
+    return f"tags/{_name_slug(tag)}.html"
+
+
+def type_output(page_type: str) -> str:
+    return f"types/{_name_slug(page_type)}.html"
+
+
+def figure_output(digest: str) -> str:
+    return f"figures/{digest}.svg"
+
+
+def href(from_output: str, to_output: str, anchor: str | None = None) -> str:
+    """Relative, percent-encoded link from one output file to another.
+
+    >>> href("wiki/concepts/a.html", "wiki/entities/b.html", "注意力")
+    '../entities/b.html#%E6%B3%A8%E6%84%8F%E5%8A%9B'
+    """
+    if to_output == from_output and anchor:
+        return "#" + quote(anchor, safe="")
+    rel = posixpath.relpath(to_output, posixpath.dirname(from_output) or ".")
+    url = quote(rel, safe="/")
+    return url + ("#" + quote(anchor, safe="") if anchor else "")
+
+
+def root_of(output: str) -> str:
+    """The prefix that leads from ``output`` back to the site's root folder ('' or '../..../')."""
+    return "../" * output.count("/")

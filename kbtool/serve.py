@@ -1,0 +1,147 @@
+"""``kbtool serve``: build, serve ``site/`` on 127.0.0.1, rebuild on change, reload the page.
+
+The reload is a long poll: every HTML page the server sends gets one small script that asks
+``/__kbtool/wait?v=<build>`` and reloads when the answer names a newer build. Nothing of this
+is written into ``site/``; the published files never contain it.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from functools import partial
+from http import HTTPStatus
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from kbtool.config import Config
+
+RELOAD_PATH = "/__kbtool/reload.js"
+WAIT_PATH = "/__kbtool/wait"
+_WAIT_SECONDS = 20.0
+
+RELOAD_SCRIPT = b"""(function () {
+  var seen = null;
+  function poll() {
+    fetch("/__kbtool/wait?v=" + (seen === null ? "" : seen), {cache: "no-store"})
+      .then(function (r) { return r.text(); })
+      .then(function (v) {
+        if (seen !== null && v !== seen) { location.reload(); return; }
+        seen = v; poll();
+      })
+      .catch(function () { setTimeout(poll, 1000); });
+  }
+  poll();
+})();
+"""
+_INJECT = f'<script src="{RELOAD_PATH}"></script>'.encode()
+
+
+class BuildVersion:
+    """A counter that waiting browsers watch: bumped after every published rebuild."""
+
+    def __init__(self) -> None:
+        self.value = 1
+        self._changed = threading.Condition()
+
+    def bump(self) -> None:
+        with self._changed:
+            self.value += 1
+            self._changed.notify_all()
+
+    def wait_past(self, seen: int | None, timeout: float) -> int:
+        with self._changed:
+            if seen is not None:
+                self._changed.wait_for(lambda: self.value != seen, timeout)
+            return self.value
+
+
+class _Handler(SimpleHTTPRequestHandler):
+    version: BuildVersion
+    quiet = True
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        parts = urlsplit(self.path)
+        if parts.path == RELOAD_PATH:
+            return self._send(HTTPStatus.OK, RELOAD_SCRIPT, "text/javascript; charset=utf-8")
+        if parts.path == WAIT_PATH:
+            raw = parse_qs(parts.query).get("v", [""])[0]
+            seen = int(raw) if raw.isdigit() else None
+            value = self.version.wait_past(seen, _WAIT_SECONDS)
+            return self._send(HTTPStatus.OK, str(value).encode(), "text/plain; charset=utf-8")
+        local = Path(self.translate_path(self.path))
+        if local.is_dir():
+            local = local / "index.html"
+        if local.suffix == ".html" and local.is_file():
+            return self._send_html(HTTPStatus.OK, local)
+        if not local.exists():
+            missing = Path(self.directory) / "404.html"
+            if missing.is_file():
+                return self._send_html(HTTPStatus.NOT_FOUND, missing)
+        super().do_GET()
+
+    def _send_html(self, status: HTTPStatus, path: Path) -> None:
+        body = path.read_bytes()
+        at = body.rfind(b"</body>")
+        body = body[:at] + _INJECT + body[at:] if at >= 0 else body + _INJECT
+        self._send(status, body, "text/html; charset=utf-8")
+
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - base signature
+        if not self.quiet:
+            super().log_message(format, *args)
+
+
+def make_server(site_dir: Path, port: int, version: BuildVersion, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+    """An HTTP server for ``site_dir`` (it need not exist yet) on ``host:port``."""
+    handler = type("Handler", (_Handler,), {"version": version})
+    server = ThreadingHTTPServer((host, port), partial(handler, directory=str(site_dir)))
+    server.daemon_threads = True
+    return server
+
+
+def watched_paths(config: Config) -> list[Path]:
+    paths = [config.root / config.wiki, config.root / config.sources, config.root / "pyproject.toml"]
+    return [p for p in paths if p.exists()]
+
+
+def _relevant(config: Config) -> Callable[[Any, str], bool]:
+    cache = str(config.cache_path)
+    site = str(config.root / config.site_dir)
+
+    def keep(_change: Any, path: str) -> bool:
+        if path.startswith((cache, site)):
+            return False
+        return path.endswith((".md", "pyproject.toml")) or "." in Path(path).name
+
+    return keep
+
+
+def watch_and_rebuild(
+    config: Config,
+    rebuild: Callable[[], bool],
+    version: BuildVersion,
+    stop: threading.Event,
+) -> None:
+    """Rebuild after each batch of file changes; bump the version when the site changed."""
+    import watchfiles
+
+    for _changes in watchfiles.watch(
+        *watched_paths(config), watch_filter=_relevant(config), stop_event=stop, debounce=200, rust_timeout=500
+    ):
+        if rebuild():
+            version.bump()
