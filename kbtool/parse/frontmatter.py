@@ -23,6 +23,9 @@ except ImportError:  # pragma: no cover - depends on the PyYAML build
 
 #: Values a frontmatter may expand to through aliases before it counts as a bomb.
 MAX_EXPANDED_NODES = 10_000
+#: Deeper than this is refused: no page needs it, and later stages (the constructor, pickling
+#: pages to the cache and between processes) recurse once per level.
+MAX_DEPTH = 64
 
 
 class _Constructor(SafeConstructor):
@@ -40,7 +43,7 @@ def split_frontmatter(text: str) -> tuple[str | None, int, list[Problem]]:
     The frontmatter starts with ``---`` on the first line and ends at the next line that is
     ``---`` or ``...``. An unclosed fence is a problem and the whole file is treated as body.
     """
-    if not (text.startswith("---\n") or text.rstrip(" \t") == "---"):
+    if text.partition("\n")[0].rstrip(" \t") != "---":
         return None, 0, []
     lines = text.split("\n")
     for index in range(1, len(lines)):
@@ -65,7 +68,12 @@ def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | Non
     last_line = first_line + yaml_text.count("\n")
     if node is None:  # An empty frontmatter is an empty mapping.
         return Frontmatter({}, {}, {}, first_line, last_line), []
-    if _expanded_size(node) > MAX_EXPANDED_NODES:
+    try:
+        expanded = _expanded_size(node)
+    except _TooDeep:
+        message = f"frontmatter cannot be loaded: it nests deeper than {MAX_DEPTH} levels"
+        return None, [Problem("KB103", message, node.start_mark.line + first_line)]
+    if expanded > MAX_EXPANDED_NODES:
         message = f"frontmatter aliases expand to over {MAX_EXPANDED_NODES:,} values; refusing"
         return None, [Problem("KB112", message, node.start_mark.line + first_line)]
     if not isinstance(node, MappingNode):
@@ -74,19 +82,23 @@ def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | Non
         return None, [Problem("KB104", message, node.start_mark.line + first_line)]
 
     problems: list[Problem] = []
+    first_lines: dict[str, int] = {}
     key_lines: dict[str, int] = {}
     item_lines: dict[str, tuple[tuple[int, int], ...]] = {}
     for key_node, value_node in node.value:
         key = key_node.value if isinstance(key_node, ScalarNode) else str(key_node.value)
         line = key_node.start_mark.line + 1 + offset
-        if key in key_lines:
+        if key in first_lines:
             message = (
-                f"key '{key}' is given twice (first on line {key_lines[key]}); "
+                f"key '{key}' is given twice (first on line {first_lines[key]}); "
                 "YAML keeps only the last one"
             )
             problems.append(Problem("KB105", message, line, key_node.start_mark.column + 1))
-            continue
+        else:
+            first_lines[key] = line
+        # YAML keeps the last value given, so positions are the last one's too.
         key_lines[key] = line
+        item_lines.pop(key, None)
         if isinstance(value_node, SequenceNode):
             item_lines[key] = tuple(
                 (item.start_mark.line + 1 + offset, item.start_mark.column + 1)
@@ -102,35 +114,44 @@ def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | Non
     return Frontmatter(data, key_lines, item_lines, first_line, last_line), problems
 
 
+class _TooDeep(Exception):
+    pass
+
+
 def _expanded_size(root: Node) -> int:
     """How many nodes the tree has once aliases are expanded, stopping past the limit.
 
     Aliases make the tree a graph that shares nodes (or has cycles); sizes are memoised per
-    node so the walk is linear in the YAML text, not in its expansion.
+    node so the walk is linear in the YAML text, not in its expansion. Raises ``_TooDeep``
+    when the expanded tree is more than ``MAX_DEPTH`` levels deep.
     """
-    sizes: dict[int, int] = {}
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded size, height)
     in_progress: set[int] = set()
     limit = MAX_EXPANDED_NODES + 1
 
-    def size(node: Node) -> int:
+    def size(node: Node, depth: int) -> tuple[int, int]:
         key = id(node)
-        if key in sizes:
-            return sizes[key]
         if key in in_progress:  # A recursive alias expands without end.
-            return limit
-        in_progress.add(key)
-        total = 1
-        children: list[Any] = []
-        if isinstance(node, SequenceNode):
-            children = node.value
-        elif isinstance(node, MappingNode):
-            children = [child for pair in node.value for child in pair]
-        for child in children:
-            total += size(child)
-            if total >= limit:
-                break
-        in_progress.discard(key)
-        sizes[key] = min(total, limit)
+            return limit, 0
+        if key not in sizes:
+            if depth > MAX_DEPTH:
+                raise _TooDeep
+            in_progress.add(key)
+            total, height = 1, 0
+            children: list[Any] = []
+            if isinstance(node, SequenceNode):
+                children = node.value
+            elif isinstance(node, MappingNode):
+                children = [child for pair in node.value for child in pair]
+            for child in children:
+                child_total, child_height = size(child, depth + 1)
+                total, height = total + child_total, max(height, child_height + 1)
+                if total >= limit:
+                    break
+            in_progress.discard(key)
+            sizes[key] = (min(total, limit), height)
+        if depth + sizes[key][1] > MAX_DEPTH:  # An alias can graft a deep tree on deep down.
+            raise _TooDeep
         return sizes[key]
 
-    return size(root)
+    return size(root, 0)[0]
