@@ -15,7 +15,7 @@ from html import escape
 from kbtool.render.site import PageInfo, Ref
 
 MAX_SHOWN = 16
-_WIDTH, _HEIGHT = 320, 280
+_WIDTH, _HEIGHT = 360, 290
 _KIND_ORDER = {"related": 0, "link": 1, "source": 2}
 
 
@@ -47,8 +47,8 @@ def neighbourhood_svg(info: PageInfo, href: Callable[[Ref], str], title: str) ->
     lines, nodes = [], []
     for i, (ref, kind) in enumerate(shown):
         angle = -math.pi / 2 + 2 * math.pi * i / len(shown)
-        radius = (118 if i % 2 else 78) if two_rings else 100
-        x, y = cx + radius * math.cos(angle), cy + radius * 0.82 * math.sin(angle)
+        radius = (1.0 if i % 2 else 0.62) if two_rings else 0.85
+        x, y = cx + radius * 80 * math.cos(angle), cy + radius * 118 * math.sin(angle)
         dash = ' stroke-dasharray="4 3"' if kind == "source" else ""
         lines.append(f'<line x1="{cx:.0f}" y1="{cy:.0f}" x2="{x:.0f}" y2="{y:.0f}" class="edge edge-{_css_type(kind)}"{dash}/>')
         anchor = "start" if x > cx + 8 else "end" if x < cx - 8 else "middle"
@@ -57,7 +57,7 @@ def neighbourhood_svg(info: PageInfo, href: Callable[[Ref], str], title: str) ->
         nodes.append(
             f'<a href="{escape(href(ref))}"><title>{escape(ref.title)}</title>'
             f'<circle cx="{x:.0f}" cy="{y:.0f}" r="6" class="node type-{_css_type(ref.type)}"/>'
-            f'<text x="{x + dx:.0f}" y="{y + dy:.0f}" text-anchor="{anchor}">{escape(_label(ref.title))}</text></a>'
+            f'<text x="{x + dx:.0f}" y="{y + dy:.0f}" text-anchor="{anchor}">{escape(_label(ref.title, 13))}</text></a>'
         )
     centre = (
         f'<circle cx="{cx:.0f}" cy="{cy:.0f}" r="9" class="node node-self type-{_css_type(info.ref.type)}"/>'
