@@ -1,0 +1,27 @@
+"""Executable pages: run each page's python cells in a clean process of its own, cache results.
+
+The public API, used by ``kbtool test``, ``kbtool build`` and the pytest plugin:
+
+- :func:`run_pages` runs pages (in parallel, cached) and returns one :class:`PageResult` each;
+- :func:`cached_result` reads a page's stored result without running anything;
+- :func:`should_run` says whether a page is executed at all under the configuration.
+
+Layout: ``plan`` (page -> what to run), ``cache``, ``runner`` (kbtool's side), ``worker`` and
+``supervise`` (the warm worker and its page processes), ``child``, ``evaluate``, ``doctests``,
+``figures``, ``limits``, ``procs`` (inside a page process), ``pytest_plugin``.
+"""
+
+from kbtool.execute.plan import should_run
+from kbtool.execute.results import CellResult, PageResult, from_dict, to_dict
+from kbtool.execute.runner import Runner, cached_result, run_pages
+
+__all__ = [
+    "CellResult",
+    "PageResult",
+    "Runner",
+    "cached_result",
+    "from_dict",
+    "run_pages",
+    "should_run",
+    "to_dict",
+]

@@ -1,0 +1,132 @@
+"""The page process: forked from the warm worker, it runs one page's cells and exits.
+
+It starts clean: its own process group, standard streams on pipes the worker reads (output is
+captured and capped from outside), every other inherited descriptor closed, a fresh temporary
+working directory, a new ``__main__`` namespace, reseeded random generators, limits applied.
+It reports to the worker on descriptor 3, one JSON line per event, and after each cell waits
+for the worker's go-ahead on descriptor 4: by then the worker has read all the output of that
+cell, so no output of the next cell can be charged to it.
+
+    {"start": i}                  cell i (position in the request) begins
+    {"cell": i, "status": ...}    cell i's outcome (see evaluate.Outcome)
+    {"end": true, "leftover": b}  all done; b: some process the cells started is still running
+    {"crash": "traceback"}        a bug in kbtool itself
+
+A cell that fails stops the page; the worker reports the cells after it as not run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import fcntl
+import os
+import random
+import signal
+import sys
+import tempfile
+import traceback
+from typing import Any, NoReturn, TextIO
+
+from kbtool.execute import procs
+from kbtool.execute.evaluate import Page
+from kbtool.execute.figures import quiet_show
+from kbtool.execute.limits import disable_network, limit_memory
+from kbtool.execute.protocol import encode, write_all
+
+CONTROL_FD, GO_FD = 3, 4
+
+
+def run_page(request: dict[str, Any], pipes: tuple[int, int, int, int], workdir: str) -> NoReturn:
+    """Run in the forked child; never returns. ``pipes``: control, go-ahead, stdout, stderr."""
+    code = 0
+    try:
+        _isolate(*pipes)
+        _settle(request, workdir)
+        _run_cells(request)
+    except BrokenPipeError:  # the worker is gone: nobody to report to
+        code = 1
+    except BaseException:  # noqa: B036 - a bug of ours: report it as such, never hang the worker
+        code = 70
+        _send({"crash": traceback.format_exc()})
+    finally:
+        os._exit(code)
+
+
+def _isolate(control: int, go: int, stdout: int, stderr: int) -> None:
+    os.setpgid(0, 0)
+    procs.die_with_parent()
+    procs.become_subreaper()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    # Lift the pipes above the standard descriptors first, so no dup2 clobbers another.
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (control, go, stdout, stderr)]
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.dup2(high[2], 1)
+    os.dup2(high[3], 2)
+    os.dup2(high[0], CONTROL_FD, inheritable=False)  # subprocesses must not hold these two
+    os.dup2(high[1], GO_FD, inheritable=False)
+    os.closerange(GO_FD + 1, os.sysconf("SC_OPEN_MAX"))  # the worker's and other pages'
+    # Line-buffered, so what a cell printed before it hung or crashed is not lost.
+    streams = {
+        "stdin": open(0, encoding="utf-8", closefd=False),  # noqa: SIM115
+        "stdout": _text_stream(1),
+        "stderr": _text_stream(2),
+    }
+    for name, stream in streams.items():
+        setattr(sys, name, stream)
+        setattr(sys, f"__{name}__", stream)
+
+
+def _text_stream(fd: int) -> TextIO:
+    return open(fd, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
+
+
+def _settle(request: dict[str, Any], workdir: str) -> None:
+    os.chdir(workdir)
+    os.environ["TMPDIR"] = workdir  # temporary files of the cells go where cleanup happens
+    tempfile.tempdir = None
+    os.environ["KBTOOL_PAGE"] = request["file"]
+    os.environ["KBTOOL_PAGE_DIR"] = os.path.dirname(request["file"])
+    sys.argv = [request["path"]]
+    sys.path.insert(0, workdir)
+    limit_memory(request["memory_mb"])
+    if not request["network"]:
+        disable_network()
+    # Forked processes share the worker's generator state; a fresh interpreter would not.
+    random.seed()
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        numpy.random.seed()
+    quiet_show()
+    faulthandler.enable()  # a crash in C code leaves a Python traceback in the cell's stderr
+
+
+def _run_cells(request: dict[str, Any]) -> None:
+    cells = request["cells"]
+    page = Page(request["path"], cells, request["output_limit"])
+    for position, cell in enumerate(cells):
+        if cell["mode"] == "skip":
+            continue
+        _send({"start": position})
+        outcome = page.run(cell)
+        _flush()
+        _send({"cell": position, **outcome.to_wire()})
+        if outcome.status == "failed":
+            break
+        if not os.read(GO_FD, 1):
+            raise BrokenPipeError("the worker is gone")
+    _send({"end": True, "leftover": procs.has_children()})
+
+
+def _flush() -> None:
+    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+        # A cell may have replaced or closed a stream; what that held is its own loss.
+        with contextlib.suppress(Exception):
+            stream.flush()  # type: ignore[union-attr]
+    procs.flush_c_stdio()
+
+
+def _send(message: dict[str, Any]) -> None:
+    write_all(CONTROL_FD, encode(message))

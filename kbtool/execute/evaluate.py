@@ -1,0 +1,196 @@
+"""Run one cell in the page's namespace, inside the page process, the way a notebook does.
+
+Each cell is compiled under the page's path after ``line - 1`` blank lines, so every
+traceback, ``inspect.getsource`` and warning speaks in Markdown line numbers. If the cell ends
+in an expression, that statement is evaluated separately and its value kept (as IPython does).
+Future imports carry over to later cells, as in a notebook.
+"""
+
+from __future__ import annotations
+import __future__
+
+import ast
+import builtins
+import linecache
+import pprint
+import sys
+import time
+import traceback
+import types
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from kbtool.execute.doctests import run_doctest
+from kbtool.execute.figures import take_figures
+
+_FUTURE_FLAGS = {
+    name: getattr(__future__, name).compiler_flag for name in __future__.all_feature_names
+}
+_REASON_LENGTH = 300
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the page process reports for one cell (output text is captured by the worker)."""
+
+    status: str
+    duration: float = 0.0
+    value: str | None = None
+    figures: tuple[str, ...] = ()
+    reason: str | None = None
+    error: str | None = None
+    error_line: int | None = None
+
+    def to_wire(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+class Page:
+    """The namespace of one page: a fresh ``__main__`` module shared by its cells in order."""
+
+    def __init__(self, path: str, cells: list[dict[str, Any]], value_limit: int) -> None:
+        self.path = path
+        self.value_limit = value_limit
+        self.flags = 0
+        module = types.ModuleType("__main__")
+        module.__dict__["__builtins__"] = builtins
+        sys.modules["__main__"] = module
+        self.namespace = module.__dict__
+        _register_source(path, cells)
+
+    def run(self, cell: dict[str, Any]) -> Outcome:
+        started = time.perf_counter()
+        outcome = self._run_doctest(cell) if cell["mode"] == "doctest" else self._run_code(cell)
+        try:
+            figures = tuple(take_figures())
+        except Exception as error:  # a figure the cell broke: the cell fails, the page goes on
+            failed = Outcome("failed", reason=f"figure cannot be saved as SVG: {error!r}")
+            outcome = outcome if outcome.status == "failed" else failed
+            figures = ()
+        return Outcome(
+            outcome.status,
+            time.perf_counter() - started,
+            outcome.value,
+            figures,
+            outcome.reason,
+            outcome.error,
+            outcome.error_line,
+        )
+
+    def _run_code(self, cell: dict[str, Any]) -> Outcome:
+        value = None
+        try:
+            value = self._execute(cell["source"], cell["line"])
+        except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt fail the cell too
+            if cell["raises"]:
+                _, error, _ = describe(exc, self.path, cell)
+                return Outcome("passed", error=error)
+            return _failed(exc, self.path, cell)
+        if cell["raises"]:
+            return Outcome("failed", reason="tagged raises-exception, but the cell raised nothing")
+        text = None if value is None else self._format_value(value)
+        return Outcome("passed", value=text)
+
+    def _execute(self, source: str, line: int) -> Any:
+        padded = "\n" * (line - 1) + source
+        tree = compile(padded, self.path, "exec", self.flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+        self.flags |= _future_flags(tree)
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr):
+            last = ast.Expression(tree.body.pop().value)
+        exec(compile(tree, self.path, "exec", self.flags, dont_inherit=True), self.namespace)
+        if last is None:
+            return None
+        return eval(compile(last, self.path, "eval", self.flags, dont_inherit=True), self.namespace)
+
+    def _run_doctest(self, cell: dict[str, Any]) -> Outcome:
+        name = f"{self.path}::cell-{cell['number']}"
+        try:
+            result = run_doctest(cell["source"], self.namespace, self.path, cell["line"], name)
+        except BaseException as exc:  # noqa: B036 - doctest lets SystemExit through
+            return _failed(exc, self.path, cell)
+        if cell["raises"]:
+            reason = None if result.failed else "tagged raises-exception, but every example passed"
+            return Outcome(
+                "passed" if result.failed else "failed", reason=reason, error=result.report or None
+            )
+        if result.failed:
+            return Outcome(
+                "failed", reason=result.summary, error=result.report, error_line=result.line
+            )
+        return Outcome("passed")
+
+    def _format_value(self, value: Any) -> str:
+        try:
+            text = pprint.pformat(value, width=100, sort_dicts=False)
+        except Exception as error:  # the value's own __repr__ failed: show that, as IPython does
+            text = f"<repr of {type(value).__name__} failed: {error!r}>"
+        if len(text) > self.value_limit:
+            text = text[: self.value_limit] + f"\n… value truncated ({len(text)} characters)"
+        return text
+
+
+def _future_flags(tree: ast.Module) -> int:
+    flags = 0
+    for node in tree.body:
+        if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+            flags |= sum(_FUTURE_FLAGS.get(alias.name, 0) for alias in node.names)
+    return flags
+
+
+def _register_source(path: str, cells: list[dict[str, Any]]) -> None:
+    """Give linecache the page's code at its real lines, so tracebacks can quote it."""
+    lines: list[str] = []
+    for cell in cells:
+        code = cell["source"].splitlines(keepends=True)
+        start = cell["line"] - 1
+        if len(lines) < start + len(code):
+            lines.extend("\n" for _ in range(start + len(code) - len(lines)))
+        lines[start : start + len(code)] = [c if c.endswith("\n") else c + "\n" for c in code]
+    linecache.cache[path] = (sum(map(len, lines)), None, lines, path)
+
+
+def _cell_lines(cell: dict[str, Any]) -> range:
+    return range(cell["line"], cell["line"] + max(1, len(cell["source"].splitlines())))
+
+
+def _failed(exc: BaseException, path: str, cell: dict[str, Any]) -> Outcome:
+    reason, error, line = describe(exc, path, cell)
+    return Outcome("failed", reason=reason, error=error, error_line=line)
+
+
+def describe(exc: BaseException, path: str, cell: dict[str, Any]) -> tuple[str, str, int]:
+    """One-line reason, traceback without kbtool's own frames, and the failing statement's line.
+
+    The line is the deepest frame inside this cell: the assert itself, or the call into a
+    function defined by an earlier cell (whose own line the traceback shows too).
+    """
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename != path:
+        tb = tb.tb_next
+    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    inside = _cell_lines(cell)
+    line = cell["line"]
+    for frame in traceback.extract_tb(tb) if tb is not None else ():
+        if frame.filename == path and frame.lineno in inside:
+            line = frame.lineno
+    if isinstance(exc, SyntaxError) and exc.filename == path and exc.lineno:
+        line = exc.lineno
+    return _reason(exc), text, line
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"the cell called sys.exit({exc.code!r}); cells must not end the page's process"
+    kind = type(exc)
+    name = (
+        kind.__qualname__
+        if kind.__module__ in ("builtins", "__main__")
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    try:
+        message = str(exc.msg if isinstance(exc, SyntaxError) else exc).strip()
+    except Exception:  # the exception's own __str__ is broken
+        message = "<unprintable>"
+    reason = f"{name}: {message.splitlines()[0]}" if message else name
+    return reason if len(reason) <= _REASON_LENGTH else reason[: _REASON_LENGTH - 1] + "…"

@@ -1,0 +1,264 @@
+"""kbtool's side of execution: decide, look in the cache, hand the rest to a warm worker.
+
+:func:`run_pages` is what ``kbtool test``, ``kbtool build`` and the pytest plugin call. The
+worker process is started only when some page has to run, so a repeat run with nothing
+changed starts no interpreter at all.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import kbtool
+from kbtool.config import Config
+from kbtool.execute import cache
+from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
+from kbtool.execute.protocol import ProtocolError, decode, encode
+from kbtool.execute.results import CellResult, PageResult, from_dict
+from kbtool.model import Page
+
+#: Thread pools of numerical libraries do not survive a fork; one thread each makes the warm
+#: worker safe to fork (and pages running side by side do not oversubscribe the cores).
+PINNED_THREADS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+    "BLIS_NUM_THREADS",
+)
+# `-P` keeps the current folder off sys.path; kbtool's own folder is on it only while the
+# worker module is imported, so that cells cannot import from wherever kbtool lives.
+_BOOT = (
+    "import sys; sys.path.insert(0, sys.argv[2]); "
+    "from kbtool.execute.worker import main; del sys.path[0]; main(sys.argv[1])"
+)
+_RESTARTS = 2
+
+OnResult = Callable[[PageResult], None]
+
+
+def default_jobs(config: Config) -> int:
+    return config.jobs or len(os.sched_getaffinity(0))
+
+
+def worker_environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(dict.fromkeys(PINNED_THREADS, "1"))
+    env["MPLBACKEND"] = "Agg"
+    return env
+
+
+class Runner:
+    """A warm worker process, started on first use and reused by every :meth:`run`."""
+
+    def __init__(self, config: Config, jobs: int | None = None) -> None:
+        self.config = config
+        self.jobs = jobs or default_jobs(config)
+        self.process: subprocess.Popen[bytes] | None = None
+        self.starts = 0  # worker processes started: 0 when everything came from the cache
+        self._next_id = 0
+
+    def __enter__(self) -> Runner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close(abort=error is not None)
+
+    def _worker(self) -> subprocess.Popen[bytes]:
+        if self.process is None or self.process.poll() is not None:
+            settings = {"jobs": self.jobs, "preload": list(self.config.preload)}
+            package_parent = str(Path(kbtool.__file__).resolve().parent.parent)
+            self.process = subprocess.Popen(
+                [sys.executable, "-P", "-c", _BOOT, encode(settings).decode(), package_parent],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=worker_environment(),
+                cwd=self.config.root,
+            )
+            self.starts += 1
+        return self.process
+
+    def close(self, abort: bool = False) -> None:
+        """Let the worker finish and exit; with ``abort``, stop its pages now (Ctrl-C)."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        try:
+            if abort:
+                process.terminate()  # the worker kills its page processes on SIGTERM
+            if process.stdin:
+                process.stdin.close()  # end of requests: the worker finishes and exits
+            process.wait(timeout=10)
+        except (OSError, subprocess.TimeoutExpired):
+            process.kill()
+            process.wait()
+        finally:
+            if process.stdout:
+                process.stdout.close()
+
+    def run(self, plans: Iterable[PagePlan]) -> Iterator[PageResult]:
+        """Run each plan in a page process of its own; results come in completion order."""
+        pending: dict[int, PagePlan] = {}
+        for plan in plans:
+            pending[self._next_id] = plan
+            self._next_id += 1
+        restarts = 0
+        while pending:
+            started: set[int] = set()
+            for ident, data in self._exchange(pending, started):
+                del pending[ident]
+                yield from_dict(data)
+            if not pending:
+                break
+            # The worker died. Pages it had started may be what killed it: they fail. The rest
+            # go to a new worker, unless it keeps dying.
+            status = self.process.wait() if self.process else None
+            self.process = None
+            restarts += 1
+            for ident in sorted(started if restarts <= _RESTARTS else set(pending)):
+                plan = pending.pop(ident)
+                yield failed_result(
+                    plan, f"kbtool's cell worker stopped while this page ran (exit status {status})"
+                )
+
+    def _exchange(
+        self, pending: dict[int, PagePlan], started: set[int]
+    ) -> Iterator[tuple[int, dict[str, Any]]]:
+        process = self._worker()
+        assert process.stdin is not None and process.stdout is not None
+        requests = [encode(self._request(ident, plan)) for ident, plan in pending.items()]
+        # Written from a thread: the worker answers while we are still sending, and two full
+        # pipes waiting on each other would deadlock.
+        writer = threading.Thread(target=_write, args=(process.stdin, requests), daemon=True)
+        writer.start()
+        waiting = set(pending)
+        while waiting:
+            line = process.stdout.readline()
+            if not line:
+                return
+            try:
+                message = decode(line)
+            except ProtocolError:
+                continue  # never ours to worry about: the worker writes only whole messages
+            if "started" in message:
+                started.add(message["started"])
+            elif "result" in message and message["result"] in waiting:
+                waiting.discard(message["result"])
+                yield message["result"], message["page"]
+        writer.join()
+
+    def _request(self, ident: int, plan: PagePlan) -> dict[str, Any]:
+        config = self.config
+        return {
+            "id": ident,
+            "path": plan.path,
+            "file": str(config.root / plan.path),
+            "cells": [cell.to_wire() for cell in plan.cells],
+            "memory_mb": config.memory_limit_mb,
+            "output_limit": config.output_limit_kb * 1024,
+            "network": plan.network,
+        }
+
+
+def _write(stream: IO[bytes], requests: list[bytes]) -> None:
+    try:
+        for request in requests:
+            stream.write(request)
+        stream.flush()
+    except (BrokenPipeError, ValueError):  # the worker died (the reader handles that)
+        pass
+
+
+def not_run_result(page: Page, reason: str) -> PageResult:
+    cells = tuple(CellResult(c.index, c.line, "not-run") for c in page.python_cells)
+    return PageResult(page.path, "not-run", cells, reason=reason)
+
+
+def failed_result(plan: PagePlan, reason: str) -> PageResult:
+    cells = tuple(CellResult(c.index, c.line, "not-run") for c in plan.cells)
+    return PageResult(plan.path, "failed", cells, reason=reason)
+
+
+def cached_result(config: Config, page: Page) -> PageResult | None:
+    """The stored result of ``page`` if it is current; a not-run result if the page does not
+    run; None when it has no python cells or must be run. Never executes anything."""
+    reason = not_run_reason(config, page)
+    if reason is not None:
+        return None if not page.python_cells else not_run_result(page, reason)
+    plan = plan_page(config, page)
+    try:
+        key = cache.page_key(config, page, plan)
+    except (cache.InputProblem, OSError):
+        return None
+    return cache.load(config, page.path, key)
+
+
+def run_pages(
+    config: Config,
+    pages: Iterable[Page],
+    jobs: int | None = None,
+    use_cache: bool = True,
+    on_result: OnResult | None = None,
+    runner: Runner | None = None,
+) -> list[PageResult]:
+    """Run every page that should run (cached results reused), in parallel; one result per
+    page, in the order given. ``runner`` lets a caller keep one warm worker across calls."""
+    pages = list(pages)
+    results: dict[str, PageResult] = {}
+
+    def done(result: PageResult) -> None:
+        results[result.path] = result
+        if on_result is not None:
+            on_result(result)
+
+    todo: dict[str, tuple[PagePlan, str]] = {}
+    for page in pages:
+        reason = not_run_reason(config, page)
+        if reason is not None:
+            done(not_run_result(page, reason))
+            continue
+        plan = plan_page(config, page)
+        key = ""
+        try:
+            key = cache.page_key(config, page, plan)
+        except cache.InputProblem as problem:
+            plan = replace(plan, problems=(*plan.problems, str(problem)))
+        except OSError as error:
+            plan = replace(
+                plan, problems=(*plan.problems, f"cannot read a declared input: {error}")
+            )
+        if plan.problems:
+            done(failed_result(plan, "; ".join(plan.problems)))
+            continue
+        hit = cache.load(config, page.path, key) if use_cache else None
+        if hit is not None:
+            done(hit)
+        else:
+            todo[page.path] = (plan, key)
+    if todo:
+        own = runner is None
+        runner = runner or Runner(config, jobs)
+        completed = False
+        try:
+            for result in runner.run(plan for plan, _ in todo.values()):
+                cache.save(config, result, todo[result.path][1])
+                done(result)
+            completed = True
+        finally:
+            if own:
+                runner.close(abort=not completed)
+    return [results[page.path] for page in pages]

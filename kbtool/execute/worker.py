@@ -1,0 +1,169 @@
+"""The warm worker: one interpreter that imports the heavy modules once and forks a page process
+per page, so isolation costs a fork (milliseconds) instead of a fresh interpreter (~0.5 s with
+numpy and matplotlib).
+
+Started by :class:`kbtool.execute.runner.Runner` as ``python -P -c <boot>`` with BLAS and
+OpenMP pinned to one thread (a fork copies no threads, so a pool started before it would be
+dead in the child) and matplotlib on Agg, then it imports ``config.preload`` (missing modules
+are skipped). It reads requests on stdin and writes results on stdout, JSON lines:
+
+    in:  {"id": n, "path": ..., "cells": [...], ...}      a page to run
+    out: {"started": n}                                   its page process is forked
+    out: {"result": n, "page": {...PageResult...}}        done
+
+It runs up to ``jobs`` page processes at once and exits when stdin closes and all are done.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import select
+import signal
+import sys
+import time
+from collections import deque
+from types import FrameType
+from typing import Any
+
+from kbtool.execute import procs
+from kbtool.execute.protocol import LineReader, encode, write_all
+from kbtool.execute.supervise import PageProcess
+
+#: What the page process needs, imported here so that no page pays for it.
+_OWN_MODULES = (
+    "ast",
+    "codecs",
+    "doctest",
+    "pprint",
+    "linecache",
+    "traceback",
+    "tempfile",
+    "random",
+    "socket",
+    "ipaddress",
+    "resource",
+    "ctypes",
+    "warnings",
+    "io",
+)
+#: How often to look for exited page processes where pidfd_open is missing.
+_POLL_INTERVAL = 0.05
+
+
+def preload(modules: list[str]) -> None:
+    for name in (*_OWN_MODULES, *modules):
+        try:
+            importlib.import_module(name)
+        except ImportError:
+            continue  # not installed here: the cells that need it will say so themselves
+        except Exception as error:  # a module that breaks on import; not the worker's problem
+            print(f"kbtool worker: preloading {name} failed: {error!r}", file=sys.stderr)
+
+
+class Worker:
+    def __init__(self, jobs: int, requests_fd: int, results_fd: int) -> None:
+        self.jobs = max(1, jobs)
+        self.requests_fd = requests_fd
+        self.results_fd = results_fd
+        self.reader = LineReader()
+        self.queue: deque[dict[str, Any]] = deque()
+        self.pages: dict[int, PageProcess] = {}  # by pid
+        self.owners: dict[int, PageProcess] = {}  # fd -> page
+        self.poll = select.poll()
+        self.poll.register(requests_fd, select.POLLIN)
+        self.accepting = True
+
+    def serve(self) -> None:
+        while self.accepting or self.queue or self.pages:
+            while self.queue and len(self.pages) < self.jobs:
+                self._start(self.queue.popleft())
+            for fd in self._ready():
+                if fd == self.requests_fd:
+                    self._read_requests()
+                elif fd in self.owners and not self.owners[fd].on_readable(fd):
+                    self.poll.unregister(fd)
+                    del self.owners[fd]
+            now = time.monotonic()
+            for page in list(self.pages.values()):
+                page.check_deadline(now)
+                if page.has_exited():
+                    self._finish(page)
+
+    def _ready(self) -> list[int]:
+        """Descriptors ready to read, report pipes first: a cell's start must be known before
+        the output that follows it is charged to a cell."""
+        fds = [fd for fd, _ in self.poll.poll(self._wait_ms())]
+        return sorted(fds, key=lambda fd: fd not in self.owners or fd != self.owners[fd].control)
+
+    def _wait_ms(self) -> int | None:
+        if not self.pages:
+            return None
+        soonest = min(page.deadline for page in self.pages.values()) - time.monotonic()
+        if any(page.pidfd is None for page in self.pages.values()):
+            soonest = min(soonest, _POLL_INTERVAL)
+        return max(0, int(soonest * 1000) + 1)
+
+    def _read_requests(self) -> None:
+        data = os.read(self.requests_fd, 1 << 16)
+        if not data:
+            self.accepting = False
+            self.poll.unregister(self.requests_fd)
+            return
+        self.queue.extend(self.reader.feed(data))
+
+    def _start(self, request: dict[str, Any]) -> None:
+        page = PageProcess(request)
+        page.start()
+        self.pages[page.pid] = page
+        for fd in page.fds():
+            self.owners[fd] = page
+            self.poll.register(fd, select.POLLIN)
+        self._send({"started": request["id"]})
+
+    def _finish(self, page: PageProcess) -> None:
+        for fd in page.fds():
+            if fd in self.owners:
+                self.poll.unregister(fd)
+                del self.owners[fd]
+        del self.pages[page.pid]
+        result = page.finish(keep=set(self.pages))
+        self._send({"result": page.request["id"], "page": result})
+
+    def _send(self, message: dict[str, Any]) -> None:
+        write_all(self.results_fd, encode(message))
+
+    def stop_all(self) -> None:
+        """Interrupted: kill every page process and what it started; remove their folders."""
+        for page in self.pages.values():
+            page.abandon()
+        procs.kill_orphans(keep=set())
+
+
+def _raise_exit(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(128 + signum)
+
+
+def main(settings_json: str | None = None) -> None:
+    settings = json.loads(settings_json if settings_json is not None else sys.argv[1])
+    # The results pipe is our stdout; anything else printing there (a preloaded module) would
+    # corrupt it, so stdout proper becomes stderr.
+    results_fd = os.dup(1)
+    os.dup2(2, 1)
+    procs.die_with_parent(signal.SIGTERM)
+    procs.become_subreaper()
+    signal.signal(signal.SIGTERM, _raise_exit)
+    signal.signal(signal.SIGINT, _raise_exit)
+    preload(settings.get("preload", []))
+    worker = Worker(settings.get("jobs", 1), 0, results_fd)
+    try:
+        worker.serve()
+    except BrokenPipeError:  # kbtool went away: nobody wants the results
+        pass
+    finally:
+        worker.stop_all()
+
+
+if __name__ == "__main__":
+    main()
