@@ -32,10 +32,20 @@ def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
     root = config.root
     found: list[Found] = []
     unreadable: list[Unreadable] = []
+    visited: set[Path] = set()
+    linked: list[tuple[Path, PageKind]] = []
     for folder, kind in ((config.wiki, "wiki"), (config.sources, "source")):
         top = root / folder
-        if top.is_dir():
-            _walk(root, top, kind, config.exclude, found, unreadable, set())  # type: ignore[arg-type]
+        if top.is_dir() and not _inside(root, top.resolve()):
+            problem = Problem("KB003", f"folder leads outside the repository (to {top.resolve()}); not read")
+            unreadable.append(Unreadable(folder, problem))
+        elif top.is_dir():
+            _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)  # type: ignore[arg-type]
+    # Symlinked folders are walked after every real one, so that a page reached both ways
+    # keeps its own path, and only when their target has not been walked already.
+    while linked:
+        folder_link, kind = linked.pop(0)
+        _walk(root, folder_link, kind, config.exclude, found, unreadable, visited, linked)
     found.sort(key=lambda f: f.path)
     unreadable.sort(key=lambda u: u.path)
     return found, unreadable
@@ -53,6 +63,7 @@ def _walk(
     found: list[Found],
     unreadable: list[Unreadable],
     visited: set[Path],
+    linked: list[tuple[Path, PageKind]],
 ) -> None:
     real = folder.resolve()
     if real in visited:
@@ -76,12 +87,19 @@ def _walk(
                 if is_md or _points_to_dir(path):
                     unreadable.append(Unreadable(rel, problem))
                 continue
+            if _points_to_dir(path):
+                if _inside(path.resolve(), real):  # It leads back to a folder it is in.
+                    message = "symlink loop: the folder link leads back to a folder it is in"
+                    unreadable.append(Unreadable(rel, Problem("KB004", message)))
+                else:
+                    linked.append((path, kind))
+                continue
         try:
             is_dir = entry.is_dir()
         except OSError:
             is_dir = False
         if is_dir:
-            _walk(root, path, kind, exclude, found, unreadable, visited)
+            _walk(root, path, kind, exclude, found, unreadable, visited, linked)
         elif is_md:
             found.append(Found(rel, kind))
 
