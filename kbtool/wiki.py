@@ -137,7 +137,7 @@ class Wiki:
         raw = raw.partition("?")[0]
         decoded_anchor = unquote(anchor) if anchor else None
         path = unquote(raw).replace("\\", "/")
-        if path.startswith("/"):
+        if path.startswith("/") or re.match(r"^[a-zA-Z]:/", path):  # POSIX or Windows absolute
             return Status.OUTSIDE, path, None
         joined = posixpath.normpath(posixpath.join(folder, path))
         if joined == ".." or joined.startswith("../"):

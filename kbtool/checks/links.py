@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterator
 
 from kbtool.checks.base import diagnostic, did_you_mean
@@ -14,9 +15,8 @@ from kbtool.wiki import ResolvedLink, Status, Wiki
 def check_outside_links(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in wiki.links:
         if item.target.status is Status.OUTSIDE:
-            how = "is absolute" if item.link.target.lstrip().startswith(("/", "\\")) else (
-                "leaves the repository"
-            )
+            absolute = re.match(r"^([a-zA-Z]:)?/", item.target.path or "")
+            how = "is absolute" if absolute else "leaves the repository"
             message = f"link '{item.link.target}' {how}; use a path relative to this page"
             yield diagnostic("KB210", item.link.span, message)
 
@@ -29,6 +29,9 @@ def check_related(wiki: Wiki) -> Iterator[Diagnostic]:
             yield diagnostic("KB201", item.link.span, f"related page '{raw}' does not exist{hint}")
         elif target.status is Status.DIRECTORY:
             yield diagnostic("KB202", item.link.span, f"related entry '{raw}' is a folder, not a page")
+        elif target.status is Status.EXTERNAL:
+            message = f"related entry '{raw}' is a URL; `related` lists wiki pages"
+            yield diagnostic("KB202", item.link.span, message)
         elif target.status is Status.OK and (target.page is None or target.page.kind != "wiki"):
             what = "a source page" if target.page else "not a Markdown page"
             message = f"related entry '{raw}' is {what}; `related` lists wiki pages"
@@ -44,6 +47,9 @@ def check_sources(wiki: Wiki) -> Iterator[Diagnostic]:
         if target.status is Status.MISSING:
             hint = _suggest(wiki, target.path, kind="source")
             yield diagnostic("KB203", item.link.span, f"source '{raw}' does not exist{hint}")
+        elif target.status is Status.EXTERNAL:
+            message = f"source '{raw}' is a URL; `sources` lists archive pages under '{prefix}'"
+            yield diagnostic("KB204", item.link.span, message)
         elif target.status in (Status.OK, Status.DIRECTORY) and not (target.path or "").startswith(prefix):
             message = f"source '{raw}' is not under '{prefix}'; `sources` lists archive pages"
             yield diagnostic("KB204", item.link.span, message)
