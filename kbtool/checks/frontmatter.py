@@ -16,7 +16,10 @@ _ISO_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 _PARSE_FAILURES = {"KB001", "KB002", "KB102", "KB103", "KB104", "KB112"}
 
 # Expected type of each known key: (accepts, description for the message).
-_LIST_OF_STR = (lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v), "a list")
+_LIST_OF_STR = (
+    lambda v: isinstance(v, list) and all(isinstance(i, str) for i in v),
+    "a list of strings",
+)
 _TYPES: dict[str, tuple[Any, str]] = {
     "type": (lambda v: isinstance(v, str), "a string"),
     "title": (lambda v: isinstance(v, str), "a string"),
@@ -66,13 +69,16 @@ def check_value_types(wiki: Wiki) -> Iterator[Diagnostic]:
             if accepts(value):
                 continue
             message = f"'{key}' must be {expected}, not {_kind(value)}"
-            if expected == "a list" and isinstance(value, str):
+            if expected == "a list of strings" and isinstance(value, str):
                 message += f"; write it as a YAML list: '{key}: [{value}]' or one '- item' per line"
             yield diagnostic("KB107", _at(page, key), message)
 
 
 def _kind(value: Any) -> str:
-    names = {str: "a string", list: "a list", dict: "a mapping", bool: "a boolean"}
+    if isinstance(value, list):
+        odd = [item for item in value if not isinstance(item, str)]
+        return f"a list holding {_kind(odd[0])}" if odd else "a list"
+    names = {str: "a string", dict: "a mapping", bool: "a boolean", int: "a number", float: "a number"}
     return names.get(type(value), f"a {type(value).__name__}")
 
 
