@@ -8,6 +8,8 @@ wrong values are collected and reported together (exit 2).
 from __future__ import annotations
 
 import hashlib
+import posixpath
+import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -50,9 +52,9 @@ class Config:
 
     def level(self, code: str) -> str:
         """The configured severity of ``code``: exact code first, then its prefixes."""
-        for key in (code, code[:4], code[:3]):
-            if key in self.severity:
-                return self.severity[key]
+        for end in range(len(code), 0, -1):
+            if code[:end] in self.severity:
+                return self.severity[code[:end]]
         return RULES[code].severity if code in RULES else "error"
 
     def fingerprint(self) -> str:
@@ -63,6 +65,16 @@ class Config:
 
 def _str(value: Any) -> str | None:
     return value if isinstance(value, str) and value.strip() else None
+
+
+def _folder(value: Any) -> str | None:
+    """A folder inside the repository (not the root itself), as a normalised POSIX path."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    path = posixpath.normpath(value.strip().replace("\\", "/"))
+    if path in (".", "..") or path.startswith(("/", "../")) or re.match(r"^[a-zA-Z]:", path):
+        return None
+    return path
 
 
 def _str_list(value: Any) -> tuple[str, ...] | None:
@@ -104,8 +116,8 @@ def _severity_table(value: Any) -> dict[str, str] | None:
 
 # TOML key -> (field name, converter returning None when the value is wrong, expected, help)
 SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
-    "wiki": ("wiki", _str, "a folder path", "folder of wiki pages"),
-    "sources": ("sources", _str, "a folder path", "folder of source-archive pages"),
+    "wiki": ("wiki", _folder, "a folder in the repository", "folder of wiki pages"),
+    "sources": ("sources", _folder, "a folder in the repository", "folder of source-archive pages"),
     "exclude": ("exclude", _str_list, "a list of globs", "files to skip, as globs"),
     "types": ("types", _str_list, "a list of strings", "allowed values of `type`"),
     "required": ("required", _str_list, "a list of keys", "frontmatter keys a wiki page needs"),
@@ -143,14 +155,19 @@ def find_root(start: Path) -> Path:
 def load_config(root: Path) -> Config:
     """Read ``[tool.kbtool]`` from ``root/pyproject.toml`` (absent file or table: defaults)."""
     root = root.resolve()
+    if not root.is_dir():
+        raise ConfigError([f"{root}: no such folder"])
     pyproject = root / "pyproject.toml"
-    table: dict[str, Any] = {}
+    table: Any = {}
     if pyproject.is_file():
         try:
             with pyproject.open("rb") as f:
-                table = tomllib.load(f).get("tool", {}).get("kbtool", {})
+                tool = tomllib.load(f).get("tool", {})
+            table = tool.get("kbtool", {}) if isinstance(tool, dict) else {}
         except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
             raise ConfigError([f"{pyproject.name}: cannot read: {error}"]) from None
+    if not isinstance(table, dict):
+        raise ConfigError([f"{pyproject.name}: [tool.kbtool] must be a table"])
     return config_from_table(root, table, where=f"{pyproject.name} [tool.kbtool]")
 
 
@@ -172,6 +189,9 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
     for code in values.get("severity", {}):
         if not any(rule.startswith(code) for rule in RULES):
             problems.append(f"{where}: severity: no diagnostic code matches '{code}'")
+    wiki, sources = values.get("wiki", Config.wiki), values.get("sources", Config.sources)
+    if wiki == sources or wiki.startswith(sources + "/") or sources.startswith(wiki + "/"):
+        problems.append(f"{where}: 'wiki' ({wiki}) and 'sources' ({sources}) must not overlap")
     if problems:
         raise ConfigError(problems)
     return Config(root=root, **values)
