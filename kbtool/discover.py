@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool.config import Config
+from kbtool.errors import ConfigError
 from kbtool.model import PageKind, Problem
 
 
@@ -30,6 +31,8 @@ class Unreadable:
 
 def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
     root = config.root
+    if not (root / config.wiki).is_dir():  # Checking nothing must not pass as a clean wiki.
+        raise ConfigError([f"wiki folder '{config.wiki}' does not exist in {root} (see 'wiki')"])
     found: list[Found] = []
     unreadable: list[Unreadable] = []
     visited: set[Path] = set()
@@ -37,7 +40,8 @@ def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
     for folder, kind in ((config.wiki, "wiki"), (config.sources, "source")):
         top = root / folder
         if top.is_dir() and not _inside(root, top.resolve()):
-            problem = Problem("KB003", f"folder leads outside the repository (to {top.resolve()}); not read")
+            message = f"folder leads outside the repository (to {top.resolve()}); not read"
+            problem = Problem("KB003", message)
             unreadable.append(Unreadable(folder, problem))
         elif top.is_dir():
             _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)  # type: ignore[arg-type]
