@@ -106,7 +106,9 @@ class _Handler(SimpleHTTPRequestHandler):
             super().log_message(format, *args)
 
 
-def make_server(site_dir: Path, port: int, version: BuildVersion, host: str = "127.0.0.1") -> ThreadingHTTPServer:
+def make_server(
+    site_dir: Path, port: int, version: BuildVersion, host: str = "127.0.0.1"
+) -> ThreadingHTTPServer:
     """An HTTP server for ``site_dir`` (it need not exist yet) on ``host:port``."""
     handler = type("Handler", (_Handler,), {"version": version})
     server = ThreadingHTTPServer((host, port), partial(handler, directory=str(site_dir)))
@@ -115,7 +117,11 @@ def make_server(site_dir: Path, port: int, version: BuildVersion, host: str = "1
 
 
 def watched_paths(config: Config) -> list[Path]:
-    paths = [config.root / config.wiki, config.root / config.sources, config.root / "pyproject.toml"]
+    paths = [
+        config.root / config.wiki,
+        config.root / config.sources,
+        config.root / "pyproject.toml",
+    ]
     return [p for p in paths if p.exists()]
 
 
@@ -141,7 +147,11 @@ def watch_and_rebuild(
     import watchfiles
 
     for _changes in watchfiles.watch(
-        *watched_paths(config), watch_filter=_relevant(config), stop_event=stop, debounce=200, rust_timeout=500
+        *watched_paths(config),
+        watch_filter=_relevant(config),
+        stop_event=stop,
+        debounce=200,
+        rust_timeout=500,
     ):
         if rebuild():
             version.bump()

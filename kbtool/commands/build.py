@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-
 from typing import TYPE_CHECKING
 
 from kbtool.commands import add_jobs_argument, load_project_config
@@ -16,12 +15,17 @@ if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever th
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=sorted(FORMATTERS), default="text",
-                        help="format of the diagnostics")
-    parser.add_argument("--clean", action="store_true",
-                        help="render every page again instead of reusing unchanged ones")
-    parser.add_argument("--no-cache", action="store_true",
-                        help="parse every page and run every cell afresh")
+    parser.add_argument(
+        "--format", choices=sorted(FORMATTERS), default="text", help="format of the diagnostics"
+    )
+    parser.add_argument(
+        "--clean",
+        action="store_true",
+        help="render every page again instead of reusing unchanged ones",
+    )
+    parser.add_argument(
+        "--no-cache", action="store_true", help="parse every page and run every cell afresh"
+    )
     add_jobs_argument(parser)
 
 
@@ -42,15 +46,23 @@ def format_cell_failures(failed: list[PageResult]) -> str:
 def summary_line(report: BuildReport) -> str:
     seconds = sum(report.seconds.values())
     if report.failed_cells:
-        return (f"not published: {len(report.failed_cells)} page(s) with failing cells; "
-                f"{report.site_dir.name}/ left as it was ({seconds:.2f}s)")
+        return (
+            f"not published: {len(report.failed_cells)} page(s) with failing cells; "
+            f"{report.site_dir.name}/ left as it was ({seconds:.2f}s)"
+        )
     if not report.ok:
-        return (f"not published: {report.errors} error(s); {report.site_dir.name}/ left as it was "
-                f"({seconds:.2f}s)")
+        return (
+            f"not published: {report.errors} error(s); {report.site_dir.name}/ left as it was "
+            f"({seconds:.2f}s)"
+        )
     if not report.published:
-        return f"{report.site_dir.name}/ is up to date: {report.pages} pages, nothing to render ({seconds:.2f}s)"
-    return (f"published {report.site_dir.name}/: {report.pages} pages, {report.rendered} outputs rendered, "
-            f"{report.reused} reused in {seconds:.2f}s")
+        name = report.site_dir.name
+        return f"{name}/ is up to date: {report.pages} pages, nothing to render ({seconds:.2f}s)"
+    return (
+        f"published {report.site_dir.name}/: {report.pages} pages, "
+        f"{report.rendered} outputs rendered, "
+        f"{report.reused} reused in {seconds:.2f}s"
+    )
 
 
 def print_report(report: BuildReport, fmt: str = "text") -> None:
@@ -68,7 +80,8 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.render.build import build_site
 
     config = load_project_config(args)
-    report = build_site(config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean,
-                        progress=sys.stderr)
+    report = build_site(
+        config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr
+    )
     print_report(report, args.format)
     return 0 if report.ok else 1

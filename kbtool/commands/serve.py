@@ -10,8 +10,16 @@ from kbtool.commands import add_jobs_argument, load_project_config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("-p", "--port", type=int, default=8000, help="port on 127.0.0.1 (default 8000; 0 = any free)")
-    parser.add_argument("--no-watch", action="store_true", help="serve without watching for changes")
+    parser.add_argument(
+        "-p",
+        "--port",
+        type=int,
+        default=8000,
+        help="port on 127.0.0.1 (default 8000; 0 = any free)",
+    )
+    parser.add_argument(
+        "--no-watch", action="store_true", help="serve without watching for changes"
+    )
     add_jobs_argument(parser)
 
 
@@ -43,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
-    host, port = server.server_address[:2]
-    print(f"serving {site_dir} at http://{host}:{port}/ (Ctrl-C to stop)", flush=True)
+    port = server.server_address[1]
+    print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     stop = threading.Event()

@@ -35,7 +35,13 @@ from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page, graph_script
 from kbtool.render.highlight import stylesheet
 from kbtool.render.indexes import index_pages
-from kbtool.render.manifest import Record, forget_manifest, load_manifest, save_manifest, stat_signature
+from kbtool.render.manifest import (
+    Record,
+    forget_manifest,
+    load_manifest,
+    save_manifest,
+    stat_signature,
+)
 from kbtool.render.pages import Rendered, page_key, render_page
 from kbtool.render.progress import Progress
 from kbtool.render.site import collect
@@ -64,6 +70,8 @@ class BuildReport:
     outputs: int = 0
     rendered: int = 0
     reused: int = 0
+    #: names of the outputs rendered by this build ("page:<path>", "index.html", ...)
+    rendered_outputs: list[str] = field(default_factory=list)
     #: False when every output was already up to date and ``site/`` was left alone
     published: bool = False
     seconds: dict[str, float] = field(default_factory=dict)
@@ -98,7 +106,9 @@ class _Clock:
 # -- stage 2: the gate -----------------------------------------------------------------------
 
 
-def run_cells(config: Config, wiki: Wiki, jobs: int | None, use_cache: bool) -> dict[str, PageResult]:
+def run_cells(
+    config: Config, wiki: Wiki, jobs: int | None, use_cache: bool
+) -> dict[str, PageResult]:
     """Results of every page that runs (from the cache when unchanged)."""
     try:
         from kbtool.execute import run_pages, should_run
@@ -131,12 +141,21 @@ def static_files() -> dict[str, bytes]:
 
 
 def plan(site: SiteContext) -> list[Planned]:
-    planned = [Planned("page:" + path, page_key(site, path), "page", path) for path in site.wiki.pages]
-    planned += [Planned(index.output, index.key(site), "index", index) for index in index_pages(site)]
+    planned = [
+        Planned("page:" + path, page_key(site, path), "page", path) for path in site.wiki.pages
+    ]
+    planned += [
+        Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
+    ]
     data = graph_data(site)
-    planned.append(Planned(urls.GRAPH, graph_page(site, data).key(site), "index", graph_page(site, data)))
+    planned.append(
+        Planned(urls.GRAPH, graph_page(site, data).key(site), "index", graph_page(site, data))
+    )
     planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
-    planned += [Planned(name, _digest(content), "static", content) for name, content in static_files().items()]
+    planned += [
+        Planned(name, _digest(content), "static", content)
+        for name, content in static_files().items()
+    ]
     return planned
 
 
@@ -203,7 +222,11 @@ def _render(
     pages = [item for item in stale if item.kind == "page"]
     others = [item for item in stale if item.kind != "page"]
     by_path = {item.arg: item for item in pages}
-    use_pool = jobs > 1 and len(pages) >= _PARALLEL_THRESHOLD and "fork" in multiprocessing.get_all_start_methods()
+    use_pool = (
+        jobs > 1
+        and len(pages) >= _PARALLEL_THRESHOLD
+        and "fork" in multiprocessing.get_all_start_methods()
+    )
     if not use_pool:
         for path, rendered in _render_pages_here(site, staging, [i.arg for i in pages]):
             records[by_path[path].name] = _record(site, by_path[path], rendered)
@@ -216,7 +239,9 @@ def _render(
     try:
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            futures = [pool.submit(_render_pages, chunk) for chunk in _chunks([i.arg for i in pages], jobs)]
+            futures = [
+                pool.submit(_render_pages, chunk) for chunk in _chunks([i.arg for i in pages], jobs)
+            ]
             # While the workers render pages, this process renders the indexes and the graph.
             for item in others:
                 records[item.name] = _record(site, item, _render_other(site, staging, item))
@@ -230,7 +255,9 @@ def _render(
     return records
 
 
-def _render_pages_here(site: SiteContext, staging: Path, paths: list[str]) -> list[tuple[str, Rendered]]:
+def _render_pages_here(
+    site: SiteContext, staging: Path, paths: list[str]
+) -> list[tuple[str, Rendered]]:
     _WORK.update(site=site, staging=staging)
     try:
         return _render_pages(paths)
@@ -245,7 +272,9 @@ def _configured(config: Config, diagnostics: Iterable[Diagnostic]) -> list[Diagn
         level = config.level(d.code)
         if level == "off" or any(d.code.startswith(code) for code in config.ignore):
             continue
-        out.append(d if level == d.severity else Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix))  # type: ignore[arg-type]
+        if level != d.severity:
+            d = Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix)  # type: ignore[arg-type]
+        out.append(d)
     return out
 
 
@@ -290,16 +319,22 @@ def build_site(
         site = SiteContext(config, wiki, collect(wiki), results, renderer_version())
         planned = plan(site)
         report.outputs = len(planned)
-        manifest = {} if full or not site_dir.is_dir() else load_manifest(config.cache_path, site_dir)
+        manifest = (
+            {} if full or not site_dir.is_dir() else load_manifest(config.cache_path, site_dir)
+        )
         fresh = [p for p in planned if _is_fresh(p, manifest.get(p.name), config.root)]
         stale = [p for p in planned if not _is_fresh(p, manifest.get(p.name), config.root)]
         clock.lap("plan")
         if not stale and set(manifest) == {p.name for p in planned}:
             report.reused = len(fresh)
-            report.diagnostics += _configured(config, (d for r in manifest.values() for d in r.diagnostics))
+            report.diagnostics += _configured(
+                config, (d for r in manifest.values() for d in r.diagnostics)
+            )
             report.ok = not report.errors
             return report
-        _stage_and_publish(site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress)
+        _stage_and_publish(
+            site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress
+        )
     return report
 
 
@@ -331,8 +366,11 @@ def _stage_and_publish(
         records.update(_render(site, staging, stale, jobs, bar.advance))
         bar.close()
         report.rendered = len(stale)
+        report.rendered_outputs = sorted(item.name for item in stale)
         clock.lap("render")
-        build_diagnostics = _configured(config, (d for r in records.values() for d in r.diagnostics))
+        build_diagnostics = _configured(
+            config, (d for r in records.values() for d in r.diagnostics)
+        )
         report.diagnostics = sorted(report.diagnostics + build_diagnostics)
         if report.errors:
             return  # `finally` removes the staging folder; site/ stays as it was

@@ -53,7 +53,11 @@ def render_cell(
         shown = _outputs(cell, result, t, figure_src, outputs)
         if shown:
             inner = f'<div class="cell-output" aria-label="{escape(t("output"))}">{shown}</div>'
-            parts.append(_fold(t("show_output"), inner, "cell-output-fold") if "hide-output" in tags else inner)
+            parts.append(
+                _fold(t("show_output"), inner, "cell-output-fold")
+                if "hide-output" in tags
+                else inner
+            )
     css = "cell" if cell.is_python else "code-block"
     return f'<div class="{css}" data-line="{cell.line}">{"".join(parts)}</div>\n'
 

@@ -31,7 +31,9 @@ class GraphData:
     edges: list[tuple[int, int]]
 
     def key(self, site: SiteContext) -> str:
-        text = json.dumps([site.common_key(), self.paths, self.titles, self.types, self.edges], ensure_ascii=False)
+        text = json.dumps(
+            [site.common_key(), self.paths, self.titles, self.types, self.edges], ensure_ascii=False
+        )
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -48,8 +50,12 @@ def graph_data(site: SiteContext) -> GraphData:
 
 
 def graph_page(site: SiteContext, data: GraphData) -> IndexPage:
-    return IndexPage(urls.GRAPH, "graph.html", site.t("graph_title"),
-                     {"node_count": len(data.paths), "edge_count": len(data.edges)})
+    return IndexPage(
+        urls.GRAPH,
+        "graph.html",
+        site.t("graph_title"),
+        {"node_count": len(data.paths), "edge_count": len(data.edges)},
+    )
 
 
 def _load_positions(cache_dir: Path) -> dict[str, tuple[float, float]]:
@@ -71,7 +77,8 @@ def _save_positions(cache_dir: Path, positions: dict[str, tuple[float, float]]) 
 
 
 def graph_script(site: SiteContext, data: GraphData) -> str:
-    """``graph-data.js``: ``window.KB_GRAPH = {types, nodes: [[x, y, type, title, url]], edges}``."""
+    """``graph-data.js``: ``window.KB_GRAPH = {types, nodes, edges, paths}``; a node is
+    ``[x, y, type index, title, url]``, edges a flat list of node index pairs."""
     cache_dir = site.config.cache_path
     previous = _load_positions(cache_dir)
     seed = [previous.get(p) for p in data.paths] if previous else None
@@ -81,7 +88,9 @@ def graph_script(site: SiteContext, data: GraphData) -> str:
     type_index = {name: i for i, name in enumerate(type_names)}
     nodes = [
         [round(x * _SCALE), round(y * _SCALE), type_index[kind], title, urls.page_output(path)]
-        for (x, y), kind, title, path in zip(points, data.types, data.titles, data.paths, strict=True)
+        for (x, y), kind, title, path in zip(
+            points, data.types, data.titles, data.paths, strict=True
+        )
     ]
     payload = {
         "types": type_names,

@@ -26,7 +26,7 @@ def _lexer(language: str) -> Lexer | None:
 
 
 @lru_cache(maxsize=1)
-def _formatter() -> HtmlFormatter:  # type: ignore[type-arg]
+def _formatter() -> HtmlFormatter:
     return HtmlFormatter(nowrap=True)
 
 

@@ -28,7 +28,11 @@ class IndexPage:
     data: dict[str, Any]
 
     def key(self, site: SiteContext) -> str:
-        text = json.dumps([site.common_key(), self.template, self.title, self.data], ensure_ascii=False, sort_keys=True)
+        text = json.dumps(
+            [site.common_key(), self.template, self.title, self.data],
+            ensure_ascii=False,
+            sort_keys=True,
+        )
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     def render(self, site: SiteContext) -> str:
@@ -62,12 +66,20 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     by_type: dict[str, list[PageInfo]] = defaultdict(list)
     for info in wiki_infos:
         by_type[info.ref.type].append(info)
-    type_names = list(site.config.types) + sorted(n for n in by_type if n and n not in site.config.types)
+    type_names = list(site.config.types) + sorted(
+        n for n in by_type if n and n not in site.config.types
+    )
     for name in type_names:
         output = urls.type_output(name)
         entries = [_entry(i, output) for i in _by_title(by_type.get(name, []))]
-        out.append(IndexPage(output, "list.html", t("type_title", type=name),
-                             {"entries": entries, "intro": "", "show_type": False}))
+        out.append(
+            IndexPage(
+                output,
+                "list.html",
+                t("type_title", type=name),
+                {"entries": entries, "intro": "", "show_type": False},
+            )
+        )
 
     tag_pages: dict[str, list[PageInfo]] = defaultdict(list)
     for info in infos:
@@ -76,31 +88,58 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     for tag, tagged in sorted(tag_pages.items()):
         output = urls.tag_output(tag)
         entries = [_entry(i, output) for i in _by_title(tagged)]
-        out.append(IndexPage(output, "list.html", t("tag_title", tag=tag),
-                             {"entries": entries, "intro": "", "show_type": True}))
+        out.append(
+            IndexPage(
+                output,
+                "list.html",
+                t("tag_title", tag=tag),
+                {"entries": entries, "intro": "", "show_type": True},
+            )
+        )
 
     def folder(info: PageInfo) -> str:
         rest = info.ref.path.removeprefix(site.config.sources.rstrip("/") + "/")
         return rest.split("/", 1)[0] if "/" in rest else ""
 
-    sources = [_entry(i, urls.SOURCES_INDEX, folder(i))
-               for i in sorted(source_infos, key=lambda i: (folder(i), i.ref.title.lower()))]
-    out.append(IndexPage(urls.SOURCES_INDEX, "list.html", t("sources_title"),
-                         {"entries": sources, "intro": "", "show_type": True}))
+    sources = [
+        _entry(i, urls.SOURCES_INDEX, folder(i))
+        for i in sorted(source_infos, key=lambda i: (folder(i), i.ref.title.lower()))
+    ]
+    out.append(
+        IndexPage(
+            urls.SOURCES_INDEX,
+            "list.html",
+            t("sources_title"),
+            {"entries": sources, "intro": "", "show_type": True},
+        )
+    )
 
     counts = Counter(i.ref.type for i in wiki_infos)
-    types = [(name, urls.type_output(name), counts.get(name, 0)) for name in type_names if counts.get(name, 0)]
+    types = [
+        (name, urls.type_output(name), counts.get(name, 0))
+        for name in type_names
+        if counts.get(name, 0)
+    ]
     recent = sorted(wiki_infos, key=lambda i: (i.updated, i.ref.title), reverse=True)[:RECENT]
-    tag_counts = sorted(((tag, len(pages)) for tag, pages in tag_pages.items()), key=lambda x: (-x[1], x[0]))
+    tag_counts = sorted(
+        ((tag, len(pages)) for tag, pages in tag_pages.items()), key=lambda x: (-x[1], x[0])
+    )
     home_tags = sorted(tag_counts[:HOME_TAGS])
     intro = t("home_intro", wiki=len(wiki_infos), sources=len(source_infos))
-    out.append(IndexPage(urls.HOME, "home.html", site.title, {
-        "intro": intro,
-        "types": types,
-        "source_count": len(source_infos),
-        "recent": [_entry(i, urls.HOME) for i in recent],
-        "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
-    }))
+    out.append(
+        IndexPage(
+            urls.HOME,
+            "home.html",
+            site.title,
+            {
+                "intro": intro,
+                "types": types,
+                "source_count": len(source_infos),
+                "recent": [_entry(i, urls.HOME) for i in recent],
+                "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
+            },
+        )
+    )
     out.append(IndexPage(urls.SEARCH, "search.html", t("search"), {"search_page": True}))
     # A 404 page is served at whatever depth the missing address had, so its links cannot be
     # relative: they start at the configured base URL, else at the host's root.
@@ -116,7 +155,12 @@ def sitemap(site: SiteContext, index_outputs: list[str]) -> IndexPage:
     base = site.config.base_url.rstrip("/") + "/" if site.config.base_url else ""
     entries = [(base + quote(output, safe="/"), "") for output in sorted(index_outputs)]
     for info in sorted(site.infos.values(), key=lambda i: i.ref.output):
-        entries.append((base + quote(info.ref.output, safe="/"), info.updated if _is_date(info.updated) else ""))
+        entries.append(
+            (
+                base + quote(info.ref.output, safe="/"),
+                info.updated if _is_date(info.updated) else "",
+            )
+        )
     return IndexPage(urls.SITEMAP, "sitemap.xml", "sitemap", {"entries": entries})
 
 

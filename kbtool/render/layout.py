@@ -30,7 +30,10 @@ def layout(
     try:
         import numpy as np
     except ImportError:  # Without numpy: a circle, still usable with zoom and search.
-        return [(math.cos(2 * math.pi * i / count), math.sin(2 * math.pi * i / count)) for i in range(count)]
+        return [
+            (math.cos(2 * math.pi * i / count), math.sin(2 * math.pi * i / count))
+            for i in range(count)
+        ]
 
     rng = np.random.default_rng(0)
     pos = rng.uniform(-1, 1, size=(count, 2))

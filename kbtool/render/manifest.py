@@ -8,6 +8,7 @@ cost a full rebuild, never a stale page taken for a fresh one.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from dataclasses import asdict, dataclass, field
@@ -45,7 +46,11 @@ def load_manifest(cache_dir: Path, site_dir: Path) -> dict[str, Record]:
         raw = json.loads(_file(cache_dir).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(raw, dict) or raw.get("format") != _FORMAT or raw.get("site") != str(site_dir):
+    if (
+        not isinstance(raw, dict)
+        or raw.get("format") != _FORMAT
+        or raw.get("site") != str(site_dir)
+    ):
         return {}
     try:
         return {
@@ -62,10 +67,8 @@ def load_manifest(cache_dir: Path, site_dir: Path) -> dict[str, Record]:
 
 
 def forget_manifest(cache_dir: Path) -> None:
-    try:
+    with contextlib.suppress(FileNotFoundError):
         os.unlink(_file(cache_dir))
-    except FileNotFoundError:
-        pass
 
 
 def save_manifest(cache_dir: Path, site_dir: Path, records: dict[str, Record]) -> None:

@@ -31,8 +31,27 @@ from kbtool.wiki import Status, Target, Wiki
 
 #: Repository files (not pages) that a page may show or link to, copied beside the pages.
 COPYABLE = frozenset(
-    ".png .jpg .jpeg .gif .svg .webp .avif .bmp .ico .pdf .mp4 .webm .mp3 .ogg .wav .csv .txt "
-    ".json .zip".split()
+    [
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".gif",
+        ".svg",
+        ".webp",
+        ".avif",
+        ".bmp",
+        ".ico",
+        ".pdf",
+        ".mp4",
+        ".webm",
+        ".mp3",
+        ".ogg",
+        ".wav",
+        ".csv",
+        ".txt",
+        ".json",
+        ".zip",
+    ]
 )
 
 
@@ -96,7 +115,9 @@ class _Renderer(RendererHTML):
         return "".join(out)
 
     # -- headings -----------------------------------------------------------------------
-    def heading_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
+    def heading_open(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any
+    ) -> str:
         ctx: _Context = env["kb"]
         headings = ctx.page.headings
         if ctx.heading < len(headings):
@@ -126,7 +147,10 @@ class _Renderer(RendererHTML):
         alt = self.renderInlineAsText(token.children or [], options, env)
         url, external = _link_url(ctx, src)
         if external:  # The site makes no request off the site: a remote image is a link.
-            return f'<a href="{escape(src)}" rel="noopener noreferrer" class="remote-image">{escape(alt or src)}</a>'
+            return (
+                f'<a href="{escape(src)}" rel="noopener noreferrer" class="remote-image">'
+                f"{escape(alt or src)}</a>"
+            )
         if url is None:
             return f'<span class="broken-link">{escape(alt)}</span>'
         title = token.attrGet("title")
@@ -156,22 +180,30 @@ class _Renderer(RendererHTML):
         return render_cell(cell, result, ctx.t, figure_src, ctx.outputs)
 
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
-        return f'<pre class="highlight"><code>{escape(tokens[idx].content, quote=False)}</code></pre>\n'
+        code = escape(tokens[idx].content, quote=False)
+        return f'<pre class="highlight"><code>{code}</code></pre>\n'
 
     # -- math ---------------------------------------------------------------------------
     def math_inline(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
         return _math(env["kb"], tokens[idx].content, display=False)
 
-    def math_inline_double(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
+    def math_inline_double(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any
+    ) -> str:
         return _math(env["kb"], tokens[idx].content, display=True)
 
     def math_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
-        return f'<div class="math-block">{_math(env["kb"], tokens[idx].content, display=True)}</div>\n'
+        return (
+            f'<div class="math-block">{_math(env["kb"], tokens[idx].content, display=True)}</div>\n'
+        )
 
-    def math_block_label(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
+    def math_block_label(
+        self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any
+    ) -> str:
         label = escape(tokens[idx].info)
         math = _math(env["kb"], tokens[idx].content, display=True)
-        return f'<div class="math-block" id="eq-{label}">{math}<span class="eqno">({label})</span></div>\n'
+        eqno = f'<span class="eqno">({label})</span>'
+        return f'<div class="math-block" id="eq-{label}">{math}{eqno}</div>\n'
 
     # -- raw HTML: allowed by the parser, cleaned as a whole body afterwards ---------------
     def html_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
@@ -195,9 +227,14 @@ def _math(ctx: _Context, tex: str, display: bool) -> str:
     if formula.error is None:
         return formula.html
     ctx.diagnostics.append(
-        Diagnostic(ctx.page.path, ctx.line, 1, "KB501", "warning",
-                   f"formula cannot be converted to MathML ({formula.error}); shown as TeX: "
-                   f"{_clip(tex)}")
+        Diagnostic(
+            ctx.page.path,
+            ctx.line,
+            1,
+            "KB501",
+            "warning",
+            f"formula cannot be converted to MathML ({formula.error}); shown as TeX: {_clip(tex)}",
+        )
     )
     fence = "$$" if display else "$"
     title = escape(ctx.t("math_error"))
@@ -217,7 +254,9 @@ def _target_url(ctx: _Context, target: Target) -> str | None:
         return urls.href(ctx.output, urls.page_output(target.page.path), target.anchor)
     extension = posixpath.splitext(target.path)[1].lower()
     config = ctx.wiki.config
-    inside = any(target.path.startswith(folder.rstrip("/") + "/") for folder in (config.wiki, config.sources))
+    inside = any(
+        target.path.startswith(folder.rstrip("/") + "/") for folder in (config.wiki, config.sources)
+    )
     if extension not in COPYABLE or not inside:
         return None
     ctx.files.add(target.path)
@@ -276,4 +315,6 @@ def render_body(
     html = _RENDERER.render(tokens, md.options, {"kb": ctx})
     if ctx.raw_html:
         html = sanitize_html(html)
-    return RenderedBody(html, title_id, ctx.diagnostics, dict(ctx.outputs.figures), frozenset(ctx.files))
+    return RenderedBody(
+        html, title_id, ctx.diagnostics, dict(ctx.outputs.figures), frozenset(ctx.files)
+    )

@@ -67,6 +67,10 @@ def to_mathml(tex: str, display: bool) -> Formula:
     if not match or not mathml.endswith("</math>"):
         return Formula("", "unexpected converter output")
     inner = mathml[match.end() : -len("</math>")]
-    annotation = f'<annotation encoding="application/x-tex">{escape(source, quote=False)}</annotation>'
+    annotation = (
+        f'<annotation encoding="application/x-tex">{escape(source, quote=False)}</annotation>'
+    )
     # The converter copies \\text{...} verbatim, markup included: clean before publishing.
-    return Formula(sanitize_mathml(f"<math {match.group(1)}><semantics>{inner}{annotation}</semantics></math>"))
+    return Formula(
+        sanitize_mathml(f"<math {match.group(1)}><semantics>{inner}{annotation}</semantics></math>")
+    )

@@ -49,7 +49,12 @@ def page_key(site: SiteContext, path: str) -> str:
     of related pages, sources, backlinks, neighbours), its cell results, the settings and the
     renderer itself."""
     page = site.wiki.pages[path]
-    parts = (site.common_key(), page.digest, repr(site.infos[path]), result_digest(site.results.get(path)))
+    parts = (
+        site.common_key(),
+        page.digest,
+        repr(site.infos[path]),
+        result_digest(site.results.get(path)),
+    )
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
 
 
@@ -58,7 +63,8 @@ def _toc(headings: tuple[Heading, ...]) -> str:
     if len(items) < 2:
         return ""
     lis = "".join(
-        f'<li class="toc-h{h.level}"><a href="#{escape(h.slug)}">{escape(h.text)}</a></li>' for h in items
+        f'<li class="toc-h{h.level}"><a href="#{escape(h.slug)}">{escape(h.text)}</a></li>'
+        for h in items
     )
     return f"<ol>{lis}</ol>"
 
@@ -69,17 +75,25 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     output = urls.page_output(path)
     t = site.t
     data = (site.config.root / path).read_bytes()
-    body = render_body(page, data.decode("utf-8-sig", errors="replace"), site.wiki, site.results.get(path), t)
+    body = render_body(
+        page, data.decode("utf-8-sig", errors="replace"), site.wiki, site.results.get(path), t
+    )
 
     def link(ref: Ref) -> str:
         return urls.href(output, ref.output)
 
-    related = [(e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.related]
-    sources = [(e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.sources]
+    related = [
+        (e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.related
+    ]
+    sources = [
+        (e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.sources
+    ]
     backlinks = [(r.title, link(r), r.type) for r in info.backlinks]
     tags = [(tag, urls.href(output, urls.tag_output(tag))) for tag in info.tags]
     page_type = info.ref.type
-    type_url = urls.href(output, urls.type_output(page_type)) if page_type in site.config.types else None
+    type_url = (
+        urls.href(output, urls.type_output(page_type)) if page_type in site.config.types else None
+    )
     headings = page.headings[1:] if body.title_id else page.headings
     toc = _toc(headings)
     variables = site.template_vars(

@@ -8,7 +8,9 @@ from typing import TextIO
 
 
 class Progress:
-    def __init__(self, total: int, label: str, stream: TextIO | None = None, width: int = 30) -> None:
+    def __init__(
+        self, total: int, label: str, stream: TextIO | None = None, width: int = 30
+    ) -> None:
         self.stream = stream if stream is not None else sys.stderr
         self.total = max(total, 1)
         self.label = label

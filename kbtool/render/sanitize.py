@@ -10,18 +10,89 @@ from __future__ import annotations
 import nh3
 
 MATHML_TAGS = frozenset(
-    "math semantics annotation mrow mi mo mn ms mtext mspace mfrac msqrt mroot msup msub "
-    "msubsup munder mover munderover mtable mtr mtd mstyle merror mpadded mphantom menclose "
-    "mmultiscripts mprescripts none".split()
+    [
+        "math",
+        "semantics",
+        "annotation",
+        "mrow",
+        "mi",
+        "mo",
+        "mn",
+        "ms",
+        "mtext",
+        "mspace",
+        "mfrac",
+        "msqrt",
+        "mroot",
+        "msup",
+        "msub",
+        "msubsup",
+        "munder",
+        "mover",
+        "munderover",
+        "mtable",
+        "mtr",
+        "mtd",
+        "mstyle",
+        "merror",
+        "mpadded",
+        "mphantom",
+        "menclose",
+        "mmultiscripts",
+        "mprescripts",
+        "none",
+    ]
 )
 _MATHML_ATTRS = frozenset(
-    "xmlns display mathvariant stretchy fence separator lspace rspace width height depth form "
-    "accent accentunder movablelimits largeop symmetric minsize maxsize linethickness "
-    "columnalign rowalign columnspacing rowspacing columnlines rowlines frame notation "
-    "scriptlevel displaystyle encoding open close separators".split()
+    [
+        "xmlns",
+        "display",
+        "mathvariant",
+        "stretchy",
+        "fence",
+        "separator",
+        "lspace",
+        "rspace",
+        "width",
+        "height",
+        "depth",
+        "form",
+        "accent",
+        "accentunder",
+        "movablelimits",
+        "largeop",
+        "symmetric",
+        "minsize",
+        "maxsize",
+        "linethickness",
+        "columnalign",
+        "rowalign",
+        "columnspacing",
+        "rowspacing",
+        "columnlines",
+        "rowlines",
+        "frame",
+        "notation",
+        "scriptlevel",
+        "displaystyle",
+        "encoding",
+        "open",
+        "close",
+        "separators",
+    ]
 )
-_HTML_TAGS = frozenset(nh3.ALLOWED_TAGS) | {"section", "figure", "figcaption", "details", "summary",
-                                              "picture", "source", "video", "audio", "track"}
+_HTML_TAGS = frozenset(nh3.ALLOWED_TAGS) | {
+    "section",
+    "figure",
+    "figcaption",
+    "details",
+    "summary",
+    "picture",
+    "source",
+    "video",
+    "audio",
+    "track",
+}
 _HTML_ATTRS: dict[str, set[str]] = {
     "*": {"class", "id", "title", "lang", "dir", "aria-label", "aria-hidden", "role"},
     "a": {"href", "name"},

@@ -101,7 +101,9 @@ def collect(wiki: Wiki) -> dict[str, PageInfo]:
         page_ref = refs.get(target.page.path) if target.page is not None else None
         ok = target.status in (Status.OK, Status.AMBIGUOUS)
         if item.link.kind in ("related", "source"):
-            entries[item.page.path][item.link.kind].append(Entry(item.link.target, page_ref if ok else None))
+            entries[item.page.path][item.link.kind].append(
+                Entry(item.link.target, page_ref if ok else None)
+            )
         else:
             # A wikilink shows its target's title; any link's URL depends on where it leads.
             shown = page_ref.title if page_ref and ok else ""

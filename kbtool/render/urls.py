@@ -2,7 +2,8 @@
 
 Every URL the site writes is relative, so the site works from any folder, from any static host
 and (where the browser allows it) from ``file://``. A page keeps its repository path with
-``.md`` replaced by ``.html``: ``wiki/concepts/transformer.md`` -> ``wiki/concepts/transformer.html``.
+``.md`` replaced by ``.html``: ``wiki/concepts/transformer.md`` becomes
+``wiki/concepts/transformer.html``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,113 @@
+"""Small parts of the renderer: URLs, layout, neighbourhood, progress bar, staging, strings."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+from kbtool.render import urls
+from kbtool.render.i18n import STRINGS, translator
+from kbtool.render.layout import layout
+from kbtool.render.neighbourhood import MAX_SHOWN, neighbourhood_svg
+from kbtool.render.progress import Progress
+from kbtool.render.site import PageInfo, Ref
+from kbtool.render.staging import make_staging, reuse_file, swap_in, write_file
+
+
+def test_urls_are_relative_and_encoded() -> None:
+    assert urls.page_output("wiki/concepts/x.md") == "wiki/concepts/x.html"
+    assert urls.href("wiki/a/b.html", "index.html") == "../../index.html"
+    assert urls.href("index.html", "wiki/概念.html") == "wiki/%E6%A6%82%E5%BF%B5.html"
+    assert urls.href("wiki/a.html", "wiki/a.html", "x y") == "#x%20y"
+    assert urls.root_of("wiki/a/b.html") == "../../"
+    assert urls.root_of("index.html") == ""
+
+
+def test_tag_files_never_collide() -> None:
+    assert urls.tag_output("transformer") == "tags/transformer.html"
+    assert urls.tag_output("C++") != urls.tag_output("C#")
+    assert urls.tag_output("注意力") == "tags/注意力.html"
+    assert (
+        urls.tag_output("../../etc").startswith("tags/")
+        and ".." not in urls.tag_output("../../etc")[5:]
+    )
+
+
+def test_layout_is_deterministic_and_bounded() -> None:
+    edges = [(i, (i * 7 + 1) % 300) for i in range(300)]
+    first = layout(300, edges)
+    assert first == layout(300, edges)
+    assert all(-1.0001 <= x <= 1.0001 and -1.0001 <= y <= 1.0001 for x, y in first)
+    # seeded by a previous layout, a new node starts near a neighbour
+    seeded = layout(301, [*edges, (300, 0)], [*first, None])
+    assert len(seeded) == 301
+    assert layout(0, []) == []
+
+
+def _info(neighbours: int) -> PageInfo:
+    ref = Ref("wiki/a.md", "wiki/a.html", "A <page>", "concept")
+    around = tuple(
+        (Ref(f"wiki/n{i}.md", f"wiki/n{i}.html", f"Neighbour {i}", "method"), "related")
+        for i in range(neighbours)
+    )
+    return PageInfo(ref, "", "", "", (), (), (), (), around, ())
+
+
+def test_neighbourhood_svg_links_each_neighbour_and_escapes_titles() -> None:
+    svg = neighbourhood_svg(_info(3), lambda r: r.output, "Neighbourhood")
+    assert svg.count("<a href=") == 3 and "A &lt;page&gt;" in svg
+    assert neighbourhood_svg(_info(0), lambda r: r.output, "x") == ""
+    many = neighbourhood_svg(_info(40), lambda r: r.output, "x")
+    assert many.count("<a href=") == MAX_SHOWN
+
+
+def test_progress_bar_only_on_a_terminal() -> None:
+    stream = io.StringIO()
+    bar = Progress(10, "rendering", stream)
+    bar.advance(10)
+    bar.close()
+    assert stream.getvalue() == ""
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    tty = Tty()
+    bar = Progress(4, "rendering", tty)
+    for _ in range(4):
+        bar.advance()
+    assert "4/4" in tty.getvalue()
+
+
+def test_every_ui_string_exists_in_both_languages() -> None:
+    assert STRINGS["zh"].keys() == STRINGS["en"].keys()
+    assert translator("zh")("pages_count", n=3) == "3 页"
+    assert translator("en")("no-such-key") == "no-such-key"
+
+
+def test_staging_writes_never_go_through_a_shared_inode(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "a.html").write_text("old")
+    staging = make_staging(site)
+    assert staging.parent == tmp_path and staging.name.startswith(".site.build-")
+    assert reuse_file(site, staging, "a.html")
+    write_file(staging, "a.html", "new")
+    assert (site / "a.html").read_text() == "old"
+    assert not reuse_file(site, staging, "missing.html")
+
+
+def test_swap_replaces_the_site_whole(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "gone.html").write_text("x")
+    staging = make_staging(site)
+    (staging / "index.html").write_text("new")
+    swap_in(staging, site)
+    assert sorted(os.listdir(site)) == ["index.html"]
+    assert not staging.exists()
+    first = make_staging(tmp_path / "fresh")
+    (first / "index.html").write_text("first")
+    swap_in(first, tmp_path / "fresh")
+    assert (tmp_path / "fresh" / "index.html").read_text() == "first"

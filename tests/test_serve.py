@@ -1,0 +1,159 @@
+"""``kbtool serve``: the server (reload script injected, 404 page, long poll) and the watcher."""
+
+from __future__ import annotations
+
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from kbtool.config import config_from_table
+from kbtool.serve import RELOAD_PATH, BuildVersion, make_server, watch_and_rebuild
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[tuple[str, BuildVersion, Path]]:
+    site = tmp_path / "site"
+    (site / "wiki").mkdir(parents=True)
+    (site / "index.html").write_text("<html><body><h1>home</h1></body></html>")
+    (site / "404.html").write_text("<html><body>not here</body></html>")
+    (site / "wiki" / "a.html").write_text("<html><body>page a</body></html>")
+    (site / "style.css").write_text("body{}")
+    version = BuildVersion()
+    server = make_server(site, 0, version)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    yield f"http://{host}:{port}", version, site
+    server.shutdown()
+    server.server_close()
+
+
+def get(url: str) -> tuple[int, str, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=10) as response:
+            return response.status, response.headers["Content-Type"], response.read().decode()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers["Content-Type"], error.read().decode()
+
+
+def test_listens_on_loopback_only(served: tuple[str, BuildVersion, Path]) -> None:
+    assert served[0].startswith("http://127.0.0.1:")
+
+
+def test_html_pages_get_the_reload_script(served: tuple[str, BuildVersion, Path]) -> None:
+    base, _, _ = served
+    status, kind, body = get(base + "/")
+    assert status == 200 and kind.startswith("text/html")
+    assert f'<script src="{RELOAD_PATH}"></script></body>' in body
+    assert get(base + "/wiki/a.html")[2].count(RELOAD_PATH) == 1
+    assert get(base + "/style.css")[2] == "body{}"
+    assert "fetch(" in get(base + RELOAD_PATH)[2]
+
+
+def test_the_published_files_never_contain_the_script(
+    served: tuple[str, BuildVersion, Path],
+) -> None:
+    base, _, site = served
+    get(base + "/")
+    assert RELOAD_PATH not in (site / "index.html").read_text()
+
+
+def test_missing_pages_get_the_404_page(served: tuple[str, BuildVersion, Path]) -> None:
+    status, _, body = get(served[0] + "/wiki/nope.html")
+    assert status == 404 and "not here" in body
+
+
+def test_paths_cannot_leave_the_site(served: tuple[str, BuildVersion, Path]) -> None:
+    base, _, site = served
+    (site.parent / "secret.txt").write_text("secret")
+    status, _, body = get(base + "/../secret.txt")
+    assert "secret" not in body or status == 404
+
+
+def test_the_long_poll_answers_when_the_build_changes(
+    served: tuple[str, BuildVersion, Path],
+) -> None:
+    base, version, _ = served
+    assert get(base + "/__kbtool/wait?v=")[2] == "1"
+    answers: list[str] = []
+    waiter = threading.Thread(target=lambda: answers.append(get(base + "/__kbtool/wait?v=1")[2]))
+    waiter.start()
+    time.sleep(0.3)
+    assert answers == []
+    version.bump()
+    waiter.join(timeout=10)
+    assert answers == ["2"]
+
+
+def test_a_changed_page_triggers_a_rebuild_and_a_new_version(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "wiki" / "a.md").write_text("# A\n")
+    config = config_from_table(root, {})
+    version = BuildVersion()
+    stop = threading.Event()
+    rebuilt = threading.Event()
+
+    def rebuild() -> bool:
+        rebuilt.set()
+        return True
+
+    watcher = threading.Thread(
+        target=watch_and_rebuild, args=(config, rebuild, version, stop), daemon=True
+    )
+    watcher.start()
+    try:
+        for _ in range(20):  # the watcher needs a moment to start; touch until it notices
+            (root / "wiki" / "a.md").write_text(f"# A\n\n{time.time()}\n")
+            if rebuilt.wait(0.5):
+                break
+        assert rebuilt.is_set()
+        deadline = time.time() + 5
+        while version.value == 1 and time.time() < deadline:
+            time.sleep(0.05)
+        assert version.value >= 2
+    finally:
+        stop.set()
+        watcher.join(timeout=10)
+
+
+def test_kbtool_serve_builds_and_serves(tmp_path: Path) -> None:
+    import re
+    import subprocess
+    import sys
+
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "wiki" / "a.md").write_text(
+        "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n# Page A\n"
+    )
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB3 = "off" }\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kbtool", "-C", str(root), "serve", "--port", "0", "-j", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        url = None
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            line = process.stdout.readline()
+            match = re.search(r"(http://127\.0\.0\.1:\d+/)", line)
+            if match:
+                url = match.group(1)
+                break
+            if not line and process.poll() is not None:
+                break
+        assert url, "serve did not start"
+        status, _, body = get(url + "wiki/a.html")
+        assert status == 200 and "Page A" in body and RELOAD_PATH in body
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
