@@ -50,7 +50,7 @@ def test_old_mac_line_ends() -> None:
 
 
 def test_not_utf8_names_the_place() -> None:
-    page = parse("---\ntype: concept\n---\nok\nbad: ".encode() + b"\xff\xfe" + b"\n")
+    page = parse(b"---\ntype: concept\n---\nok\nbad: \xff\xfe\n")
     (problem,) = page.problems
     # Line 5, after "bad: " (five characters): column 6.
     assert (problem.code, problem.line, problem.col) == ("KB001", 5, 6)

@@ -16,7 +16,7 @@ from kbtool.parse.slugs import slugify, unique_slugs
         ("  padded  ", "padded"),
         ("Scaled Dot-Product Attention", "scaled-dot-product-attention"),
         # CJK kept; full-width parentheses, colon, comma, enumeration comma dropped.
-        ("缩放点积注意力（Scaled Dot-Product Attention）", "缩放点积注意力scaled-dot-product-attention"),
+        ("注意力（Scaled Dot-Product Attention）", "注意力scaled-dot-product-attention"),
         ("位置编码：正弦、余弦，以及《RoPE》", "位置编码正弦余弦以及rope"),
         ("日本語のテキスト", "日本語のテキスト"),
         ("한국어 제목", "한국어-제목"),
