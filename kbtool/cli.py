@@ -22,6 +22,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "graph": ("graph", "export the link graph (json, graphml, dot) or print its statistics"),
     "build": ("build", "check, run the cells, and publish the static site if both pass"),
     "serve": ("serve", "build, serve the site on 127.0.0.1, rebuild and reload on changes"),
+    "test": ("test", "run the pages' python cells (cached) and report per page and cell"),
+    "notebook": ("notebook", "convert a page to a Jupyter notebook (.ipynb) and back, via jupytext"),
     "new": ("new", "create a wiki page with valid frontmatter"),
     "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
 }

@@ -57,6 +57,15 @@ _RULES = [
     Rule("KB303", "warning", "source page that no wiki page cites"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
+    Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),
+    Rule("KB403", "error", "`execute`, `allow-network` or `inputs` is wrong, or an input is missing"),
+    Rule("KB404", "error", "cell raised an exception, or its doctest output differs"),
+    Rule("KB405", "error", "cell tagged `raises-exception` raised nothing"),
+    Rule("KB406", "error", "cell ran past its time limit (`cell-timeout`, `timeout=`)"),
+    Rule("KB407", "error", "cell printed more than the output limit (`output-limit-kb`)"),
+    Rule("KB408", "error", "page process died: os._exit, a crash, or out of memory"),
+    Rule("KB409", "error", "cells left a process running after the page ended"),
+    Rule("KB410", "error", "kbtool's cell worker failed (a bug: please report it)"),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
 ]

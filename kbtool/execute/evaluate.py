@@ -17,7 +17,7 @@ import sys
 import time
 import traceback
 import types
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from kbtool.execute.doctests import run_doctest
@@ -40,6 +40,7 @@ class Outcome:
     reason: str | None = None
     error: str | None = None
     error_line: int | None = None
+    code: str | None = None  # KB4xx, for a failure
 
     def to_wire(self) -> dict[str, Any]:
         return asdict(self)
@@ -61,21 +62,14 @@ class Page:
     def run(self, cell: dict[str, Any]) -> Outcome:
         started = time.perf_counter()
         outcome = self._run_doctest(cell) if cell["mode"] == "doctest" else self._run_code(cell)
+        figures: tuple[str, ...] = ()
         try:
             figures = tuple(take_figures())
         except Exception as error:  # a figure the cell broke: the cell fails, the page goes on
-            failed = Outcome("failed", reason=f"figure cannot be saved as SVG: {error!r}")
-            outcome = outcome if outcome.status == "failed" else failed
-            figures = ()
-        return Outcome(
-            outcome.status,
-            time.perf_counter() - started,
-            outcome.value,
-            figures,
-            outcome.reason,
-            outcome.error,
-            outcome.error_line,
-        )
+            if outcome.status != "failed":
+                reason = f"figure cannot be saved as SVG: {error!r}"
+                outcome = Outcome("failed", reason=reason, code="KB404")
+        return replace(outcome, duration=time.perf_counter() - started, figures=figures)
 
     def _run_code(self, cell: dict[str, Any]) -> Outcome:
         value = None
@@ -87,7 +81,8 @@ class Page:
                 return Outcome("passed", error=error)
             return _failed(exc, self.path, cell)
         if cell["raises"]:
-            return Outcome("failed", reason="tagged raises-exception, but the cell raised nothing")
+            reason = "tagged raises-exception, but the cell raised nothing"
+            return Outcome("failed", reason=reason, code="KB405")
         text = None if value is None else self._format_value(value)
         return Outcome("passed", value=text)
 
@@ -110,13 +105,14 @@ class Page:
         except BaseException as exc:  # noqa: B036 - doctest lets SystemExit through
             return _failed(exc, self.path, cell)
         if cell["raises"]:
-            reason = None if result.failed else "tagged raises-exception, but every example passed"
-            return Outcome(
-                "passed" if result.failed else "failed", reason=reason, error=result.report or None
-            )
+            if result.failed:
+                return Outcome("passed", error=result.report)
+            reason = "tagged raises-exception, but every example passed"
+            return Outcome("failed", reason=reason, code="KB405")
         if result.failed:
+            report, line = result.report, result.line
             return Outcome(
-                "failed", reason=result.summary, error=result.report, error_line=result.line
+                "failed", reason=result.summary, error=report, error_line=line, code="KB404"
             )
         return Outcome("passed")
 
@@ -156,7 +152,7 @@ def _cell_lines(cell: dict[str, Any]) -> range:
 
 def _failed(exc: BaseException, path: str, cell: dict[str, Any]) -> Outcome:
     reason, error, line = describe(exc, path, cell)
-    return Outcome("failed", reason=reason, error=error, error_line=line)
+    return Outcome("failed", reason=reason, error=error, error_line=line, code="KB404")
 
 
 def describe(exc: BaseException, path: str, cell: dict[str, Any]) -> tuple[str, str, int]:

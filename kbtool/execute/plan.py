@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from kbtool.config import Config
-from kbtool.model import Cell, Page
+from kbtool.model import Cell, Page, Problem
 from kbtool.parse.cells import cell_tags
 
 CellMode = Literal["exec", "doctest", "skip"]
@@ -59,8 +59,8 @@ class PagePlan:
     cells: tuple[CellPlan, ...]
     network: bool
     inputs: tuple[str, ...]  # repository-relative files the cells read
-    #: why the page cannot run as written (bad options, missing inputs); empty when fine
-    problems: tuple[str, ...] = ()
+    #: why the page cannot run as written (bad options, bad inputs); empty when fine
+    problems: tuple[Problem, ...] = ()
 
 
 def is_doctest(source: str) -> bool:
@@ -89,29 +89,34 @@ def should_run(config: Config, page: Page) -> bool:
 
 
 def plan_page(config: Config, page: Page) -> PagePlan:
-    problems: list[str] = []
+    problems: list[Problem] = []
     cells = []
     bad_fences = {p.line: p.message for p in page.problems if p.code == "KB401"}
     for number, cell in enumerate(page.python_cells, start=1):
+        where = f"cell-{number}"
         if cell.fence_line in bad_fences:
-            problems.append(
-                f"cell-{number} (line {cell.fence_line}): {bad_fences[cell.fence_line]}"
-            )
+            message = f"{where}: {bad_fences[cell.fence_line]}"
+            problems.append(Problem("KB401", message, cell.fence_line))
         plan, problem = _plan_cell(config, cell, number)
         cells.append(plan)
         if problem:
-            problems.append(f"cell-{number} (line {cell.fence_line}): {problem}")
+            problems.append(Problem("KB402", f"{where}: {problem}", cell.fence_line))
     meta = page.meta
     network = config.allow_network
-    if "allow-network" in meta:
-        if isinstance(meta["allow-network"], bool):
-            network = network or meta["allow-network"]
-        else:
-            problems.append("`allow-network` must be true or false")
-    if "execute" in meta and not isinstance(meta["execute"], bool):
-        problems.append("`execute` must be true or false")
-    inputs, input_problems = _inputs(page)
-    return PagePlan(page.path, tuple(cells), network, inputs, tuple(problems + input_problems))
+    for key in ("execute", "allow-network"):
+        if key in meta and not isinstance(meta[key], bool):
+            problems.append(_frontmatter_problem(page, key, f"`{key}` must be true or false"))
+    if meta.get("allow-network") is True:
+        network = True
+    inputs, problem_text = _inputs(page)
+    if problem_text:
+        problems.append(_frontmatter_problem(page, "inputs", problem_text))
+    return PagePlan(page.path, tuple(cells), network, inputs, tuple(problems))
+
+
+def _frontmatter_problem(page: Page, key: str, message: str) -> Problem:
+    line = page.frontmatter.line_of(key) if page.frontmatter else 1
+    return Problem("KB403", message, line)
 
 
 def _plan_cell(config: Config, cell: Cell, number: int) -> tuple[CellPlan, str | None]:
@@ -122,27 +127,26 @@ def _plan_cell(config: Config, cell: Cell, number: int) -> tuple[CellPlan, str |
         problem = f"timeout must be a positive number of seconds, got {timeout!r}"
         timeout = config.cell_timeout
     mode: CellMode = "skip" if SKIP in tags else "doctest" if is_doctest(cell.source) else "exec"
-    plan = CellPlan(
-        cell.index, number, cell.line, cell.source, mode, RAISES in tags, float(timeout)
-    )
-    return plan, problem
+    raises = RAISES in tags
+    return CellPlan(
+        cell.index, number, cell.line, cell.source, mode, raises, float(timeout)
+    ), problem
 
 
-def _inputs(page: Page) -> tuple[tuple[str, ...], list[str]]:
+def _inputs(page: Page) -> tuple[tuple[str, ...], str | None]:
     """``inputs:`` entries as repository-relative paths; entries that leave it are refused."""
     raw = page.meta.get("inputs")
     if raw is None:
-        return (), []
+        return (), None
     if isinstance(raw, str):
         raw = [raw]
     if not isinstance(raw, list) or not all(isinstance(item, str) for item in raw):
-        return (), ["`inputs` must be a list of paths relative to the page"]
-    inputs, problems = [], []
+        return (), "`inputs` must be a list of paths relative to the page"
+    inputs = []
     folder = posixpath.dirname(page.path)
     for item in raw:
         joined = posixpath.normpath(posixpath.join(folder, item.strip()))
         if item.strip().startswith("/") or joined == ".." or joined.startswith("../"):
-            problems.append(f"input '{item}' is outside the repository (never read)")
-        else:
-            inputs.append(joined)
-    return tuple(inputs), problems
+            return (), f"input '{item}' is outside the repository (never read)"
+        inputs.append(joined)
+    return tuple(inputs), None

@@ -34,6 +34,8 @@ class CellResult:
     error: str | None = None
     #: file line of the failing statement
     error_line: int | None = None
+    #: diagnostic code of a failure (KB4xx, see kbtool.codes)
+    code: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +47,8 @@ class PageResult:
     reason: str | None = None
     cached: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    #: diagnostic code of the page's failure (KB4xx, see kbtool.codes)
+    code: str | None = None
 
     def cell(self, index: int) -> CellResult | None:
         """The result of the cell whose Cell.index is ``index``."""

@@ -23,7 +23,7 @@ from kbtool.execute import cache
 from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
 from kbtool.execute.protocol import ProtocolError, decode, encode
 from kbtool.execute.results import CellResult, PageResult, from_dict
-from kbtool.model import Page
+from kbtool.model import Page, Problem
 
 #: Thread pools of numerical libraries do not survive a fork; one thread each makes the warm
 #: worker safe to fork (and pages running side by side do not oversubscribe the cores).
@@ -131,9 +131,8 @@ class Runner:
             restarts += 1
             for ident in sorted(started if restarts <= _RESTARTS else set(pending)):
                 plan = pending.pop(ident)
-                yield failed_result(
-                    plan, f"kbtool's cell worker stopped while this page ran (exit status {status})"
-                )
+                reason = f"kbtool's cell worker stopped while this page ran (exit status {status})"
+                yield failed_result(plan, reason, "KB410")
 
     def _exchange(
         self, pending: dict[int, PagePlan], started: set[int]
@@ -188,9 +187,16 @@ def not_run_result(page: Page, reason: str) -> PageResult:
     return PageResult(page.path, "not-run", cells, reason=reason)
 
 
-def failed_result(plan: PagePlan, reason: str) -> PageResult:
+def failed_result(plan: PagePlan, reason: str, code: str, **extra: Any) -> PageResult:
     cells = tuple(CellResult(c.index, c.line, "not-run") for c in plan.cells)
-    return PageResult(plan.path, "failed", cells, reason=reason)
+    return PageResult(plan.path, "failed", cells, reason=reason, code=code, extra=extra)
+
+
+def problem_result(plan: PagePlan) -> PageResult:
+    """A page that cannot run as written: it fails with its problems, nothing runs."""
+    problems = [{"code": p.code, "message": p.message, "line": p.line} for p in plan.problems]
+    reason = "; ".join(p.message for p in plan.problems)
+    return failed_result(plan, reason, plan.problems[0].code, problems=problems)
 
 
 def cached_result(config: Config, page: Page) -> PageResult | None:
@@ -235,14 +241,16 @@ def run_pages(
         key = ""
         try:
             key = cache.page_key(config, page, plan)
-        except cache.InputProblem as problem:
-            plan = replace(plan, problems=(*plan.problems, str(problem)))
-        except OSError as error:
-            plan = replace(
-                plan, problems=(*plan.problems, f"cannot read a declared input: {error}")
+        except (cache.InputProblem, OSError) as error:
+            line = page.frontmatter.line_of("inputs") if page.frontmatter else 1
+            message = (
+                str(error)
+                if isinstance(error, cache.InputProblem)
+                else f"cannot read a declared input: {error}"
             )
+            plan = replace(plan, problems=(*plan.problems, Problem("KB403", message, line)))
         if plan.problems:
-            done(failed_result(plan, "; ".join(plan.problems)))
+            done(problem_result(plan))
             continue
         hit = cache.load(config, page.path, key) if use_cache else None
         if hit is not None:

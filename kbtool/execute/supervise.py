@@ -17,6 +17,7 @@ import stat
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from typing import Any
 
 from kbtool.execute import procs
@@ -27,6 +28,15 @@ from kbtool.execute.results import CellResult, PageResult, PageStatus, to_dict
 
 _CHUNK = 1 << 16
 _READS_PER_TURN = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    """Why a page did not end normally: the cell to blame (a position), if any, and a code."""
+
+    position: int | None
+    reason: str
+    code: str
 
 
 class PageProcess:
@@ -43,8 +53,7 @@ class PageProcess:
         self.ended = False
         self.leftover = False
         self.crash: str | None = None
-        #: (cell position or None, reason) once the worker stopped the page
-        self.stopped: tuple[int | None, str] | None = None
+        self.stopped: Failure | None = None  # set when the worker stopped the page
         self.reader = LineReader()
         self.pid = 0
         self.deadline = 0.0
@@ -99,10 +108,8 @@ class PageProcess:
         buffer.add(data)
         if buffer.overflowed and self.stopped is None:
             limit = mebibytes(buffer.limit)
-            self.stop(
-                self.current,
-                f"output exceeded the limit of {limit} a cell (output-limit-kb); page stopped",
-            )
+            reason = f"output exceeded the limit of {limit} a cell (output-limit-kb); page stopped"
+            self.stop(Failure(self.current, reason, "KB407"))
 
     def _drain_output(self) -> None:
         for fd in (self.out, self.err):
@@ -114,7 +121,8 @@ class PageProcess:
         try:
             messages = self.reader.feed(data)
         except ProtocolError as error:
-            self.stop(None, f"the page process wrote garbage on its report pipe ({error})")
+            reason = f"the page process wrote garbage on its report pipe ({error})"
+            self.stop(Failure(None, reason, "KB408"))
             return
         for message in messages:
             now = time.monotonic()
@@ -148,13 +156,13 @@ class PageProcess:
         if self.stopped is None and now > self.deadline:
             position = self.current if self.current in self.started else None
             seconds = self._timeout(self.current)
-            self.stop(
-                position,
-                f"timed out after {seconds:g} s (cell timeout; set timeout=N in its fence info)",
+            reason = (
+                f"timed out after {seconds:g} s (cell timeout; set timeout=N in its fence info)"
             )
+            self.stop(Failure(position, reason, "KB406"))
 
-    def stop(self, position: int | None, reason: str) -> None:
-        self.stopped = (position, reason)
+    def stop(self, failure: Failure) -> None:
+        self.stopped = failure
         procs.kill_group(self.pid)
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.pid, signal.SIGKILL)
@@ -199,49 +207,49 @@ class PageProcess:
                 return
 
     def _result(self, left: list[str], duration: float) -> PageResult:
-        failed_at, page_reason = self._failure(left)
-        cells = []
-        for position, cell in enumerate(self.cells):
-            cells.append(self._cell_result(position, cell, failed_at, page_reason))
-        first_failure = next((c for c in cells if c.status == "failed"), None)
-        if first_failure is not None and page_reason is None:
-            number = self.cells[cells.index(first_failure)]["number"]
-            page_reason = f"cell-{number}: {first_failure.reason}"
-        status: PageStatus = "failed" if page_reason is not None else "passed"
-        return PageResult(self.request["path"], status, tuple(cells), duration, page_reason)
+        failure = self._failure(left)
+        cells = [self._cell_result(i, cell, failure) for i, cell in enumerate(self.cells)]
+        reason, code = (failure.reason, failure.code) if failure else (None, None)
+        first = next((i for i, c in enumerate(cells) if c.status == "failed"), None)
+        if first is not None and (failure is None or failure.position is not None):
+            reason = f"cell-{self.cells[first]['number']}: {cells[first].reason}"
+            code = cells[first].code
+        status: PageStatus = "failed" if reason is not None else "passed"
+        return PageResult(self.request["path"], status, tuple(cells), duration, reason, code=code)
 
-    def _failure(self, left: list[str]) -> tuple[int | None, str | None]:
-        """The cell to blame (if any) and the reason, when the page did not end normally."""
+    def _failure(self, left: list[str]) -> Failure | None:
+        """What stopped the page, if it did not end normally."""
         if self.stopped is not None:
             return self.stopped
         if self.crash is not None:
-            return None, "kbtool error in the page process: " + self.crash.strip().splitlines()[-1]
+            last = self.crash.strip().splitlines()[-1]
+            return Failure(None, f"kbtool error in the page process: {last}", "KB410")
         if not self.ended:
-            running = (
-                self.current
-                if self.current in self.started and self.current not in self.outcomes
-                else None
-            )
-            return running, _death(self.status)
+            running = self.current in self.started and self.current not in self.outcomes
+            return Failure(self.current if running else None, _death(self.status), "KB408")
         if self.leftover or left:
             names = ", ".join(sorted(set(left))) or "?"
-            count = len(left) or 1
-            return (
-                None,
-                f"cells left {count} process{'es' if count > 1 else ''} running ({names}); killed",
-            )
-        return None, None
+            count = f"{len(left)} processes" if len(left) > 1 else "a process"
+            return Failure(None, f"cells left {count} running ({names}); killed", "KB409")
+        return None
 
     def _cell_result(
-        self, position: int, cell: dict[str, Any], failed_at: int | None, reason: str | None
+        self, position: int, cell: dict[str, Any], failure: Failure | None
     ) -> CellResult:
         index, line = cell["index"], cell["line"]
         stdout, stderr = self.stdout[position].text(), self.stderr[position].text()
         outcome = self.outcomes.get(position)
-        if position == failed_at:
-            started = self.started.get(position, self.clock)
+        if failure is not None and position == failure.position:
+            took = time.monotonic() - self.started.get(position, self.clock)
             return CellResult(
-                index, line, "failed", time.monotonic() - started, stdout, stderr, reason=reason
+                index,
+                line,
+                "failed",
+                took,
+                stdout,
+                stderr,
+                reason=failure.reason,
+                code=failure.code,
             )
         if outcome is not None:
             return CellResult(
@@ -256,6 +264,7 @@ class PageProcess:
                 outcome["reason"],
                 outcome["error"],
                 outcome["error_line"],
+                outcome["code"],
             )
         if cell["mode"] == "skip":
             return CellResult(index, line, "skipped", reason="skip-execution")
