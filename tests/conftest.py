@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 
 import pytest
 
+from kbtool.checks import run_checks
 from kbtool.cli import main
+from kbtool.config import load_config
+from kbtool.diagnostics import Diagnostic
+from kbtool.load import load_wiki
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -64,6 +69,28 @@ def page_text(body: str = "", **frontmatter: object) -> str:
 def page() -> Callable[..., str]:
     """``page("# Body", related=["b.md"])`` -> the text of a valid wiki page."""
     return page_text
+
+
+@pytest.fixture
+def check_wiki() -> Callable[..., list[Diagnostic]]:
+    """``check_wiki(root, select=["KB2"], today=date(...))`` -> the sorted diagnostics.
+
+    Parses in this process (jobs=1), without reading a cache.
+    """
+
+    def check(
+        root: Path,
+        *,
+        select: tuple[str, ...] | list[str] = (),
+        ignore: tuple[str, ...] | list[str] = (),
+        today: date | None = None,
+    ) -> list[Diagnostic]:
+        wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+        if today is not None:
+            wiki.today = today
+        return run_checks(wiki, select, ignore)
+
+    return check
 
 
 @dataclass
