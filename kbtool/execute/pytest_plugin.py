@@ -1,0 +1,201 @@
+"""pytest plugin (entry point ``pytest11``): a page's python cells as pytest items.
+
+``pytest wiki/`` collects every page that runs, one item per python cell, numbered among the
+page's python cells: ``wiki/concepts/transformer.md::cell-3``. The first item of a page runs
+the whole page once, through the same runner and cache as ``kbtool test`` (one warm worker per
+pytest process); each item then reports its own cell, at its Markdown line. Cells tagged
+``skip-execution`` and cells after a failure are skipped, with the reason.
+
+The plugin is active only in a project whose ``pyproject.toml`` has a ``[tool.kbtool]``
+table, and collects only pages under that project's configured wiki and sources folders, so
+Markdown elsewhere (test fixtures, documentation) never runs by accident. ``-p no:kbtool``
+turns it off. Under pytest-xdist's default ``load`` distribution, a page's cells are kept on
+one worker, so that a page runs once.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kbtool.config import Config, find_root, load_config
+from kbtool.execute.plan import should_run
+from kbtool.execute.results import CellResult, PageResult
+from kbtool.execute.runner import Runner, run_pages
+from kbtool.model import Cell, Page
+from kbtool.parse.page import parse_page
+
+
+class CellFailed(Exception):
+    """A cell's failure, carried to ``repr_failure`` (pytest's own traceback would show
+    kbtool's code, not the page)."""
+
+    def __init__(self, result: CellResult, reason: str | None, code: str | None) -> None:
+        super().__init__(reason)
+        self.result = result
+        self.reason = reason
+        self.code = code
+
+
+class _Project:
+    """The kbtool configuration of the project pytest runs in, and its warm worker."""
+
+    def __init__(self, config: Config | None, use_cache: bool) -> None:
+        self.config = config
+        self.use_cache = use_cache
+        self.runner: Runner | None = None
+        if config is not None:
+            self.folders = {
+                (config.root / config.wiki).resolve(): "wiki",
+                (config.root / config.sources).resolve(): "source",
+            }
+
+    def page(self, path: Path) -> Page | None:
+        """The parsed page at ``path`` if it belongs to the wiki or sources folder."""
+        if self.config is None:
+            return None
+        real = path.resolve()
+        for folder, kind in self.folders.items():
+            if folder in real.parents:
+                relative = real.relative_to(self.config.root.resolve()).as_posix()
+                return parse_page(relative, real.read_bytes(), kind)  # type: ignore[arg-type]
+        return None
+
+    def run(self, page: Page) -> PageResult:
+        assert self.config is not None
+        if self.runner is None:
+            self.runner = Runner(self.config, jobs=1)
+        [result] = run_pages(self.config, [page], use_cache=self.use_cache, runner=self.runner)
+        return result
+
+    def close(self) -> None:
+        if self.runner is not None:
+            self.runner.close()
+
+
+_PROJECT = pytest.StashKey[_Project]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("kbtool", "kbtool: the python cells of wiki pages")
+    group.addoption(
+        "--kbtool-no-cache",
+        action="store_true",
+        help="run every page, even when its cached result is current",
+    )
+
+
+def _kbtool_config(rootpath: Path) -> Config | None:
+    root = find_root(rootpath)
+    try:
+        with (root / "pyproject.toml").open("rb") as f:
+            if "kbtool" not in tomllib.load(f).get("tool", {}):
+                return None
+    except (OSError, tomllib.TOMLDecodeError):
+        return None
+    return load_config(root)  # a ConfigError here is the project's to fix: let pytest say it
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    use_cache = not config.getoption("kbtool_no_cache")
+    config.stash[_PROJECT] = _Project(_kbtool_config(config.rootpath), use_cache)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if _PROJECT in config.stash:
+        config.stash[_PROJECT].close()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PageFile | None:
+    if file_path.suffix != ".md":
+        return None
+    project = parent.config.stash[_PROJECT]
+    page = project.page(file_path)
+    if page is None or project.config is None or not should_run(project.config, page):
+        return None
+    return PageFile.from_parent(parent, path=file_path, page=page)  # type: ignore[no-any-return]
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """Under ``--dist load`` (what ``-n N`` means), send all cells of a page to one worker."""
+    if config.getvalue("dist") != "load":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class PageScheduling(LoadScopeScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return path if path.endswith(".md") else nodeid
+
+    return PageScheduling(config, log)
+
+
+class PageFile(pytest.File):
+    def __init__(self, *, page: Page, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.page = page
+        self._result: PageResult | None = None
+
+    def collect(self) -> list[CellItem]:
+        return [
+            CellItem.from_parent(self, name=f"cell-{number}", cell=cell, number=number)
+            for number, cell in enumerate(self.page.python_cells, start=1)
+        ]
+
+    def result(self) -> PageResult:
+        """The page's result, run (or read from the cache) on first use."""
+        if self._result is None:
+            self._result = self.config.stash[_PROJECT].run(self.page)
+        return self._result
+
+
+class CellItem(pytest.Item):
+    parent: PageFile
+
+    def __init__(self, *, cell: Cell, number: int, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.cell = cell
+        self.number = number
+
+    def runtest(self) -> None:
+        page = self.parent.result()
+        result = page.cell(self.cell.index)
+        assert result is not None, "the runner returned no result for this cell"
+        if self._blamed_for_page(page):
+            raise CellFailed(result, page.reason, page.code)
+        if result.status == "failed":
+            raise CellFailed(result, result.reason, result.code)
+        if result.status == "skipped":
+            pytest.skip("skip-execution")
+        if result.status == "not-run":
+            pytest.skip(f"not run: {page.reason}")
+
+    def _blamed_for_page(self, page: PageResult) -> bool:
+        """A page can fail with no failing cell (a process left running, a bad option): its
+        last cell that ran reports that, or its first cell if none ran."""
+        if page.status != "failed" or any(c.status == "failed" for c in page.cells):
+            return False
+        ran = [c for c in page.cells if c.status == "passed"]
+        blamed = ran[-1] if ran else page.cells[0]
+        return blamed.index == self.cell.index
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
+        if not isinstance(excinfo.value, CellFailed):
+            return str(super().repr_failure(excinfo, style))
+        failure = excinfo.value
+        cell = failure.result
+        line = cell.error_line or cell.line
+        lines = [f"{self.parent.page.path}:{line}: {failure.code or 'KB404'} {failure.reason}"]
+        if cell.error:
+            lines += ["", cell.error.rstrip("\n")]
+        for name, text in (("stdout", cell.stdout), ("stderr", cell.stderr)):
+            if text:
+                lines += ["", f"--- captured {name} ---", text.rstrip("\n")]
+        return "\n".join(lines)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.cell.line - 1, f"{self.parent.page.path}::cell-{self.number}"
