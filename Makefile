@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 site: $(STAMP)
-	$(BIN)/kbtool check
+	$(BIN)/kbtool build
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto

@@ -7,6 +7,7 @@ new string can never break a build.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 STRINGS: dict[str, dict[str, str]] = {
     "en": {
@@ -121,6 +122,7 @@ STRINGS: dict[str, dict[str, str]] = {
 }
 
 
+@cache
 def translator(language: str) -> Callable[..., str]:
     """``t(key, **values)`` for ``language``, falling back to English for missing keys."""
     table = {**STRINGS["en"], **STRINGS.get(language, {})}

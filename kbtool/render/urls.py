@@ -58,9 +58,19 @@ def href(from_output: str, to_output: str, anchor: str | None = None) -> str:
     """
     if to_output == from_output and anchor:
         return "#" + quote(anchor, safe="")
-    rel = posixpath.relpath(to_output, posixpath.dirname(from_output) or ".")
-    url = quote(rel, safe="/")
+    url = quote(_relative(from_output, to_output), safe="/")
     return url + ("#" + quote(anchor, safe="") if anchor else "")
+
+
+def _relative(from_output: str, to_output: str) -> str:
+    """``posixpath.relpath`` for two normalised site paths, without its filesystem work
+    (it is called for every link of every page)."""
+    here = from_output.split("/")[:-1]
+    there = to_output.split("/")
+    common = 0
+    while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
+        common += 1
+    return "../" * (len(here) - common) + "/".join(there[common:])
 
 
 def root_of(output: str) -> str:
