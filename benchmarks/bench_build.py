@@ -71,8 +71,11 @@ def mkdocs_build(root: Path) -> float | None:
         encoding="utf-8",
     )
     started = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")],
-                   check=False, capture_output=True)
+    subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")],
+        check=False,
+        capture_output=True,
+    )
     return time.perf_counter() - started
 
 
@@ -122,7 +125,9 @@ def bench(n: int, jobs: int | None, with_mkdocs: bool) -> dict[str, float | None
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("-n", type=int, default=10_000, help="pages (default 10,000)")
     parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
     parser.add_argument("--no-mkdocs", action="store_true", help="skip the mkdocs peer figure")
@@ -134,17 +139,25 @@ def main() -> None:
         return
     print(f"cores: {len(os.sched_getaffinity(0))}; N = {r['pages']:,} pages")
     print(f"  markdown-it-py parse+render floor {r['floor_s']:8.2f} s")
-    print(f"  cold build (without search)       {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 2)")
+    print(
+        f"  cold build (without search)       {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 2)"
+    )
     print(f"    cells run (cold cache)          {r['cold_cells_s']:8.2f} s")
     print(f"    search index, cold              {r['cold_search_s']:8.2f} s")
     print(f"    whole cold build                {r['cold_total_s']:8.2f} s")
     print(f"    stages: {r['stages']}")
-    print(f"  rebuild, nothing changed          {r['same_s']:8.2f} s   {r['same_vs_cold']:.1%} of cold (target <= 10%)")
-    print(f"  rebuild after one-page edit       {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold, "
-          f"{r['edit_rendered']} outputs rendered")
+    print(
+        f"  rebuild, nothing changed          {r['same_s']:8.2f} s   {r['same_vs_cold']:.1%} of cold (target <= 10%)"
+    )
+    print(
+        f"  rebuild after one-page edit       {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold, "
+        f"{r['edit_rendered']} outputs rendered"
+    )
     print(f"    search index after the edit     {r['edit_search_s']:8.2f} s")
     if r["mkdocs_s"] is not None:
-        print(f"  mkdocs build (peer)               {r['mkdocs_s']:8.2f} s   {r['mkdocs_vs_cold']:.2f}x our cold build")
+        print(
+            f"  mkdocs build (peer)               {r['mkdocs_s']:8.2f} s   {r['mkdocs_vs_cold']:.2f}x our cold build"
+        )
     else:
         print("  mkdocs build (peer)               not installed (pip install -e '.[bench]')")
 

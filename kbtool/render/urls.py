@@ -9,7 +9,6 @@ and (where the browser allows it) from ``file://``. A page keeps its repository 
 from __future__ import annotations
 
 import hashlib
-import posixpath
 from urllib.parse import quote
 
 from kbtool.parse.slugs import slugify
