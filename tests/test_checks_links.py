@@ -269,7 +269,8 @@ def test_kb210_links_that_leave_the_repository_are_never_opened(
 ) -> None:
     body = (
         "[up](../../../outside/secret.md) [abs](/etc/passwd) [abs2](" + str(outside) + ")\n"
-        "[win](C:/Windows/x.md) [[../../../outside/secret]] [link](out.md) [dir](outdir/secret.md)\n"
+        "[win](C:/Windows/x.md) [[../../../outside/secret]] [link](out.md) "
+        "[dir](outdir/secret.md)\n"
     )
     root = make_wiki({
         "wiki/concepts/a.md": page(body, related=["../../../outside/secret.md"]),
