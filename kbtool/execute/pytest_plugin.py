@@ -116,7 +116,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> PageFile |
     page = project.page(file_path)
     if page is None or project.config is None or not should_run(project.config, page):
         return None
-    return PageFile.from_parent(parent, path=file_path, page=page)  # type: ignore[no-any-return]
+    return PageFile.from_parent(parent, path=file_path, page=page)
 
 
 @pytest.hookimpl(optionalhook=True)
