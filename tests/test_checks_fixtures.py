@@ -86,7 +86,8 @@ def write_golden(path: Path, got: list[str], notes: dict[str, list[str]]) -> Non
 def case(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, Path]:
     name: str = request.param
     root = tmp_path / "repo"
-    shutil.copytree(FIXTURES / name, root, symlinks=True, ignore=shutil.ignore_patterns("expected.txt"))
+    ignore = shutil.ignore_patterns("expected.txt")
+    shutil.copytree(FIXTURES / name, root, symlinks=True, ignore=ignore)
     if name in SETUP:
         SETUP[name](root, tmp_path)
     return name, root
