@@ -7,6 +7,7 @@ changed starts no interpreter at all.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -93,22 +94,25 @@ class Runner:
         return self.process
 
     def close(self, abort: bool = False) -> None:
-        """Let the worker finish and exit; with ``abort``, stop its pages now (Ctrl-C)."""
+        """Stop the worker. Between runs it holds no page and no state worth a clean exit, so
+        it is killed (tearing down numpy and matplotlib takes longer than a page); with
+        ``abort`` (Ctrl-C in the middle of a run) it is asked to kill its page processes first."""
         process, self.process = self.process, None
         if process is None:
             return
         try:
             if abort:
                 process.terminate()  # the worker kills its page processes on SIGTERM
-            if process.stdin:
-                process.stdin.close()  # end of requests: the worker finishes and exits
-            process.wait(timeout=10)
-        except (OSError, subprocess.TimeoutExpired):
+                process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+        finally:
             process.kill()
             process.wait()
-        finally:
-            if process.stdout:
-                process.stdout.close()
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    with contextlib.suppress(OSError):
+                        stream.close()
 
     def run(self, plans: Iterable[PagePlan]) -> Iterator[PageResult]:
         """Run each plan in a page process of its own; results come in completion order."""
