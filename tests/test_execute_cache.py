@@ -12,7 +12,10 @@ from kbtool.config import load_config
 from kbtool.execute import cached_result, runner
 from kbtool.load import load_wiki
 
-PAGE = "# A\n\nProse.\n\n```python\nx = 1\nprint('ran')\n```\n\n```python tags=[\"hide-input\"]\nx + 1\n```\n"
+PAGE = (
+    "# A\n\nProse.\n\n```python\nx = 1\nprint('ran')\n```\n\n"
+    '```python tags=["hide-input"]\nx + 1\n```\n'
+)
 
 
 @pytest.fixture
