@@ -30,5 +30,5 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         Path(args.output).write_text(text if text.endswith("\n") else text + "\n", encoding="utf-8")
     else:
-        print(text)
+        print(text.removesuffix("\n"))
     return 0
