@@ -1,0 +1,332 @@
+/* kbtool site search: Pagefind's index, queried with CJK text spelled as bigram words.
+ *
+ * The build (kbtool/render/search.py) indexes every run of CJK characters as overlapping
+ * bigrams spelled in letters, because Pagefind's own Chinese segmentation at index time and
+ * in the browser disagree and lose substrings. A query is spelled the same way here and sent
+ * as a quoted phrase, so "意力" finds every page whose text contains 意力.
+ *
+ * Two views share one search function: results as you type under the search box of every
+ * page, and the full list on search.html?q=...  Everything is rendered with textContent:
+ * titles and excerpts come from pages and are never parsed as HTML.
+ */
+(() => {
+  "use strict";
+
+  const script = document.currentScript;
+  // search.js is <site>/assets/search.js: the site root is one folder up, wherever it is hosted.
+  const ROOT = new URL("../", script ? script.src : location.href);
+  const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
+  const NIBBLES = "abcdefghijklmnop";
+  const SENTINEL = "kbgrams"; // first word of the index-only bigram block
+  const SUGGEST = 8; // results under the search box
+  const PAGE = 20; // results per "more" on search.html
+  const EXCERPT = 44; // characters of context either side of a match
+
+  const STRINGS = {
+    zh: {
+      results: (n) => `找到 ${n} 个页面`,
+      none: "没有找到包含这些词的页面。",
+      more: "更多结果",
+      all: "查看全部结果",
+      unavailable: "搜索暂不可用（需要通过网站服务器打开）。",
+      loading: "正在搜索…",
+    },
+    en: {
+      results: (n) => (n === 1 ? "1 page found" : `${n} pages found`),
+      none: "No page contains these words.",
+      more: "More results",
+      all: "See all results",
+      unavailable: "Search is unavailable (the site must be opened through a web server).",
+      loading: "Searching…",
+    },
+  };
+  const T = STRINGS[(document.documentElement.lang || "").startsWith("zh") ? "zh" : "en"];
+
+  /** One BMP character as four letters: its code point's hex digits, 0-f spelled a-p. */
+  function spell(ch) {
+    const code = ch.charCodeAt(0);
+    return [12, 8, 4, 0].map((shift) => NIBBLES[(code >> shift) & 15]).join("");
+  }
+
+  /** The query Pagefind is asked: each CJK run becomes a quoted phrase of bigram words
+   * (a single character, one word that also matches as a prefix); other words stay. */
+  function pagefindQuery(query) {
+    const phrases = [];
+    const rest = query.replace(/["“”]/g, " ").replace(CJK_RUN, (run) => {
+      if (run.length === 1) {
+        phrases.push("k" + spell(run));
+      } else {
+        const words = [];
+        for (let i = 0; i + 1 < run.length; i++) words.push("k" + spell(run[i]) + spell(run[i + 1]));
+        phrases.push(`"${words.join(" ")}"`);
+      }
+      return " ";
+    });
+    return [...phrases, rest.replace(/\s+/g, " ").trim()].filter(Boolean).join(" ");
+  }
+
+  /** The words a reader typed, lower-cased, for ranking and highlighting. */
+  function terms(query) {
+    return query.toLowerCase().replace(/["“”]/g, " ").split(/\s+/).filter(Boolean);
+  }
+
+  let pagefind = null;
+  function loadPagefind() {
+    if (!pagefind) {
+      pagefind = import(new URL("pagefind/pagefind.js", ROOT).href).then(async (pf) => {
+        // Pagefind's URLs start at the site root; prefix the folder the site is served from.
+        await pf.options({ baseUrl: ROOT.pathname });
+        return pf;
+      });
+      pagefind.catch(() => {
+        pagefind = null; // let a later keystroke try again
+      });
+    }
+    return pagefind;
+  }
+
+  /** Reader-visible text of a Pagefind result: without the bigram block and the zero-width
+   * spaces Pagefind puts between the words it segmented. */
+  function visibleText(content) {
+    const cut = content.indexOf(SENTINEL);
+    return (cut >= 0 ? content.slice(0, cut) : content).replace(/\u200b/g, "").trim();
+  }
+
+  function rank(item, words) {
+    const has = (text) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
+    if (has(item.title)) return 0;
+    if (has(item.summary)) return 1;
+    return 2;
+  }
+
+  /** A window of text around the first match, as [text, isMatch] pieces. */
+  function excerpt(text, words) {
+    const lower = text.toLowerCase();
+    let at = -1;
+    for (const w of words) {
+      const i = lower.indexOf(w);
+      if (i >= 0 && (at < 0 || i < at)) at = i;
+    }
+    if (at < 0) return [[text.slice(0, 2 * EXCERPT) + (text.length > 2 * EXCERPT ? "…" : ""), false]];
+    const start = Math.max(0, at - EXCERPT);
+    const end = Math.min(text.length, at + 2 * EXCERPT);
+    const part = text.slice(start, end);
+    const pattern = new RegExp(
+      words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
+      "gi",
+    );
+    const pieces = [];
+    if (start > 0) pieces.push(["…", false]);
+    let last = 0;
+    for (const m of part.matchAll(pattern)) {
+      if (m[0].length === 0) break;
+      pieces.push([part.slice(last, m.index), false], [m[0], true]);
+      last = m.index + m[0].length;
+    }
+    pieces.push([part.slice(last), false]);
+    if (end < text.length) pieces.push(["…", false]);
+    return pieces;
+  }
+
+  /** Run a search; return its total and `count` results from `offset`, best first, with title
+   * and summary matches ahead of body-only matches within the batch. */
+  async function search(query, offset = 0, count = PAGE) {
+    const pf = await loadPagefind();
+    const asked = pagefindQuery(query);
+    if (!asked) return { total: 0, results: [], more: false };
+    const found = await pf.search(asked);
+    const words = terms(query);
+    const batch = found.results.slice(offset, offset + count);
+    const data = await Promise.all(batch.map((r) => r.data()));
+    const results = data.map((d, i) => {
+      const text = visibleText(d.content || "");
+      const item = {
+        url: d.url,
+        title: (d.meta && d.meta.title) || d.url,
+        summary: (d.meta && d.meta.summary) || "",
+        excerpt: excerpt(text, words),
+        order: offset + i,
+      };
+      item.rank = rank(item, words);
+      return item;
+    });
+    results.sort((a, b) => a.rank - b.rank || a.order - b.order);
+    return { total: found.results.length, results, more: offset + count < found.results.length };
+  }
+
+  function element(tag, className, text) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function renderHit(item) {
+    const li = element("li", "search-hit");
+    const link = element("a", "search-hit-link");
+    link.href = item.url;
+    link.append(element("span", "search-hit-title", item.title));
+    const snippet = element("span", "search-hit-excerpt");
+    for (const [text, match] of item.excerpt) {
+      snippet.append(match ? element("mark", "", text) : document.createTextNode(text));
+    }
+    link.append(snippet);
+    li.append(link);
+    return li;
+  }
+
+  function searchPageUrl(query) {
+    const url = new URL("search.html", ROOT);
+    url.searchParams.set("q", query);
+    return url.href;
+  }
+
+  /** Keeps only the newest query's answer on screen when answers arrive out of order. */
+  function latest() {
+    let ticket = 0;
+    return () => {
+      const mine = ++ticket;
+      return () => mine === ticket;
+    };
+  }
+
+  function debounce(fn, ms) {
+    let timer = 0;
+    return (...args) => {
+      clearTimeout(timer);
+      timer = setTimeout(() => fn(...args), ms);
+    };
+  }
+
+  /** Results as you type, under the search box. */
+  function suggest(input, box) {
+    const next = latest();
+    const close = () => {
+      box.replaceChildren();
+      box.classList.remove("open");
+      input.setAttribute("aria-expanded", "false");
+    };
+    const show = debounce(async () => {
+      const query = input.value.trim();
+      const current = next();
+      if (!query) return close();
+      let answer;
+      try {
+        answer = await search(query, 0, SUGGEST);
+      } catch (error) {
+        if (current()) box.replaceChildren(element("p", "search-status", T.unavailable));
+        return;
+      }
+      if (!current()) return;
+      const nodes = [element("p", "search-status", answer.total ? T.results(answer.total) : T.none)];
+      if (answer.total) {
+        const list = element("ol", "search-hits");
+        list.append(...answer.results.map(renderHit));
+        nodes.push(list);
+      }
+      if (answer.more) {
+        const all = element("a", "search-all", T.all);
+        all.href = searchPageUrl(query);
+        nodes.push(all);
+      }
+      box.replaceChildren(...nodes);
+      box.classList.add("open");
+      input.setAttribute("aria-expanded", "true");
+    }, 120);
+
+    input.setAttribute("aria-controls", box.id);
+    input.setAttribute("aria-expanded", "false");
+    input.addEventListener("input", show);
+    input.addEventListener("focus", () => input.value.trim() && show());
+    input.addEventListener("keydown", (event) => {
+      if (event.key === "Escape") close();
+      if (event.key === "ArrowDown") {
+        const first = box.querySelector("a");
+        if (first) {
+          event.preventDefault();
+          first.focus();
+        }
+      }
+    });
+    box.addEventListener("keydown", (event) => {
+      const links = [...box.querySelectorAll("a")];
+      const at = links.indexOf(document.activeElement);
+      if (event.key === "Escape") {
+        close();
+        input.focus();
+      } else if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+        event.preventDefault();
+        const to = at + (event.key === "ArrowDown" ? 1 : -1);
+        if (to < 0) input.focus();
+        else if (to < links.length) links[to].focus();
+      }
+    });
+    document.addEventListener("click", (event) => {
+      if (!box.contains(event.target) && event.target !== input) close();
+    });
+  }
+
+  /** The full result list on search.html, with a "more" button. */
+  function resultsPage(input, box) {
+    const next = latest();
+    const run = async (query) => {
+      const current = next();
+      box.replaceChildren();
+      if (!query) return;
+      box.append(element("p", "search-status", T.loading));
+      let answer;
+      try {
+        answer = await search(query, 0, PAGE);
+      } catch (error) {
+        if (current()) box.replaceChildren(element("p", "search-status", T.unavailable));
+        return;
+      }
+      if (!current()) return;
+      const list = element("ol", "search-hits");
+      const status = element("p", "search-status", answer.total ? T.results(answer.total) : T.none);
+      list.append(...answer.results.map(renderHit));
+      box.replaceChildren(status, list);
+      let offset = PAGE;
+      if (answer.more) {
+        const more = element("button", "search-more", T.more);
+        more.type = "button";
+        more.addEventListener("click", async () => {
+          more.disabled = true;
+          const page = await search(query, offset, PAGE);
+          if (!current()) return;
+          list.append(...page.results.map(renderHit));
+          offset += PAGE;
+          if (page.more) more.disabled = false;
+          else more.remove();
+        });
+        box.append(more);
+      }
+    };
+    const query = new URLSearchParams(location.search).get("q") || "";
+    if (input) {
+      input.value = query;
+      input.addEventListener(
+        "input",
+        debounce(() => {
+          const typed = input.value.trim();
+          history.replaceState(null, "", typed ? `?q=${encodeURIComponent(typed)}` : location.pathname);
+          run(typed);
+        }, 200),
+      );
+    }
+    run(query.trim());
+  }
+
+  function start() {
+    const input = document.querySelector('#search input[name="q"]');
+    const box = document.getElementById("search-results");
+    if (!box) return;
+    if (box.closest("main")) resultsPage(input, box);
+    else if (input) suggest(input, box);
+  }
+
+  // For tests and for other scripts of the site.
+  window.kbtoolSearch = { search, pagefindQuery, spell };
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,117 @@
+"""Headless Chromium for the browser tests: Debian's ``chromium`` driven by Playwright.
+
+Playwright's own browser download is never used: ``executable_path`` points at the system
+binary. Where it is absent the tests skip with the reason, except in CI (``CI=true``), where
+``.ci/run`` installs it and its absence is a failure.
+
+Test modules import the fixtures: ``from _browser import browser, serve  # noqa: F401``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = os.environ.get("KBTOOL_CHROMIUM", "/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+#: Screenshots and other artefacts of the browser tests (git-ignored).
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+
+
+def _unavailable(reason: str) -> None:
+    if os.environ.get("CI", "").lower() == "true":
+        pytest.fail(f"{reason}; CI must provide it (.ci/run installs Debian's chromium)")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Chromium per test module."""
+    if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
+        _unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _unavailable("Playwright for Python is not installed (pip install playwright)")
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextlib.contextmanager
+def static_server(directory: Path) -> Iterator[str]:
+    """Serve ``directory`` on 127.0.0.1 at a free port; yield its base URL (ending in /)."""
+    handler = functools.partial(_QuietHandler, directory=str(directory))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@dataclass
+class Watched:
+    """What a page did: console errors, uncaught exceptions, dialogs, requests that left."""
+
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+    outside: list[str] = field(default_factory=list)
+
+
+def open_page(browser: Any, base: str) -> tuple[Any, Any, Watched]:
+    """A fresh context and page that records console errors and dialogs and aborts (and
+    records) every request that is not for the local server."""
+    context = browser.new_context()
+    watched = Watched()
+
+    def route(route: Any) -> None:
+        if route.request.url.startswith(base):
+            route.continue_()
+        else:
+            watched.outside.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
+    page.on("pageerror", lambda e: watched.errors.append(str(e)))
+
+    def dialog(d: Any) -> None:
+        watched.dialogs.append(d.message)
+        d.dismiss()
+
+    page.on("dialog", dialog)
+    return context, page, watched
+
+
+def screenshot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
