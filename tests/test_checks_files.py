@@ -50,7 +50,9 @@ def test_kb003_symlinks_out_of_the_repository(root: Path, check_wiki, tmp_path: 
     (root / "wiki/relative-out.md").symlink_to("../../outside/page.md")
     diagnostics = check_wiki(root, select=["KB0"])
     assert brief(diagnostics) == [
-        "wiki/out.md:1:1 KB003", "wiki/outdir:1:1 KB003", "wiki/relative-out.md:1:1 KB003"
+        "wiki/out.md:1:1 KB003",
+        "wiki/outdir:1:1 KB003",
+        "wiki/relative-out.md:1:1 KB003",
     ]
     assert all("outside the repository" in d.message for d in diagnostics)
 

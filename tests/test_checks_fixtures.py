@@ -116,9 +116,21 @@ def test_every_case_has_a_golden_file() -> None:
     # A case folder without expected.txt would silently not be tested.
     folders = {p.name for p in FIXTURES.iterdir() if p.is_dir() and (p / "wiki").is_dir()}
     assert folders == set(CASES)
-    assert {"bad_yaml", "alias_bomb", "unclosed_fence", "list_frontmatter", "not_utf8",
-            "empty_file", "binary_md", "big_line", "symlink_loop", "outside", "normal_input",
-            "many_bad", "good_wiki"} <= set(CASES)
+    assert {
+        "bad_yaml",
+        "alias_bomb",
+        "unclosed_fence",
+        "list_frontmatter",
+        "not_utf8",
+        "empty_file",
+        "binary_md",
+        "big_line",
+        "symlink_loop",
+        "outside",
+        "normal_input",
+        "many_bad",
+        "good_wiki",
+    } <= set(CASES)
 
 
 def test_normal_input_really_has_bom_crlf_spaces_and_cjk_names() -> None:

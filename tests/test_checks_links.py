@@ -101,9 +101,7 @@ def test_kb203_source_missing(check_a, page) -> None:
     assert brief([d]) == ["7:5 KB203"]
 
 
-@pytest.mark.parametrize(
-    "entry", ["b.md", "../img/fig.png", "https://arxiv.org/abs/1706.03762"]
-)
+@pytest.mark.parametrize("entry", ["b.md", "../img/fig.png", "https://arxiv.org/abs/1706.03762"])
 def test_kb204_source_not_under_sources(check_a, page, entry: str) -> None:
     (d,) = check_a(page(sources=[entry]))
     assert brief([d]) == ["6:5 KB204"]
@@ -111,12 +109,14 @@ def test_kb204_source_not_under_sources(check_a, page, entry: str) -> None:
 
 
 def test_kb204_sources_folder_is_configurable(make_wiki, check_wiki, page) -> None:
-    root = make_wiki({
-        "pyproject.toml": '[tool.kbtool]\nsources = "archive"\n',
-        "wiki/a.md": page(sources=["../archive/p.md", "../wiki/b.md"]),
-        "wiki/b.md": page(),
-        "archive/p.md": "# P\n",
-    })
+    root = make_wiki(
+        {
+            "pyproject.toml": '[tool.kbtool]\nsources = "archive"\n',
+            "wiki/a.md": page(sources=["../archive/p.md", "../wiki/b.md"]),
+            "wiki/b.md": page(),
+            "archive/p.md": "# P\n",
+        }
+    )
     assert brief(check_wiki(root, select=["KB2"])) == ["7:5 KB204"]
 
 
@@ -272,10 +272,12 @@ def test_kb210_links_that_leave_the_repository_are_never_opened(
         "[win](C:/Windows/x.md) [[../../../outside/secret]] [link](out.md) "
         "[dir](outdir/secret.md)\n"
     )
-    root = make_wiki({
-        "wiki/concepts/a.md": page(body, related=["../../../outside/secret.md"]),
-        "wiki/concepts/b.md": page(related=["../concepts/a.md"]),
-    })
+    root = make_wiki(
+        {
+            "wiki/concepts/a.md": page(body, related=["../../../outside/secret.md"]),
+            "wiki/concepts/b.md": page(related=["../concepts/a.md"]),
+        }
+    )
     (root / "wiki/concepts/out.md").symlink_to(outside)
     (root / "wiki/concepts/outdir").symlink_to(outside.parent, target_is_directory=True)
     _Opened.start()
@@ -296,7 +298,9 @@ def test_kb210_links_that_leave_the_repository_are_never_opened(
     at8 = [line8.index(t) + 1 for t in ("../../../", "/etc/passwd", str(outside))]
     at9 = [line9.index(t) + 1 for t in ("C:/", "out.md", "outdir/")]
     assert [x for x in a if x.endswith("KB210")] == [
-        "6:5 KB210", *(f"8:{c} KB210" for c in at8), *(f"9:{c} KB210" for c in at9)
+        "6:5 KB210",
+        *(f"8:{c} KB210" for c in at8),
+        *(f"9:{c} KB210" for c in at9),
     ]
     # The wikilink names no page (stems never leave the repository): KB209, not KB210.
     assert f"9:{line9.index('../../../') + 1} KB209" in a

@@ -64,7 +64,7 @@ def test_the_data_files_hold_cases() -> None:
 def test_link_positions_point_at_the_target_text() -> None:
     # Independent of the data files: every body link's span, read back from the source line,
     # starts with the target as written.
-    text = "# T\n\n中文 [一](a.md) 和 [二](<b c.md>) 以及 ![图](d.png \"t\")\n\n- [三](e.md#锚)\n"
+    text = '# T\n\n中文 [一](a.md) 和 [二](<b c.md>) 以及 ![图](d.png "t")\n\n- [三](e.md#锚)\n'
     page = parse_page("wiki/x.md", text.encode(), "wiki")
     lines = text.split("\n")
     assert len(page.links) == 4
@@ -83,7 +83,9 @@ def test_cells_keep_language_options_source_and_lines() -> None:
     page = parse_page("wiki/x.md", text.encode(), "wiki")
     python, mermaid = page.cells
     assert (python.index, python.language, python.options) == (
-        0, "python", {"tags": ["hide-input"], "timeout": 5}
+        0,
+        "python",
+        {"tags": ["hide-input"], "timeout": 5},
     )
     assert python.source == "x = 1\nprint(x)\n"
     assert (python.fence_line, python.line) == (6, 7)

@@ -36,7 +36,12 @@ def test_slugify(text: str, slug: str) -> None:
 def test_repeats_get_numbered_like_github() -> None:
     texts = ["Notes", "Notes", "Notes", "Notes 1", "注意力", "注意力"]
     assert list(unique_slugs(texts)) == [
-        "notes", "notes-1", "notes-2", "notes-1-1", "注意力", "注意力-1"
+        "notes",
+        "notes-1",
+        "notes-2",
+        "notes-1-1",
+        "注意力",
+        "注意力-1",
     ]
 
 
