@@ -1,0 +1,213 @@
+"""``[tool.kbtool]`` -> Config: defaults, every key, and every kind of wrong value."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kbtool.codes import RULES
+from kbtool.config import SCHEMA, Config, config_from_table, find_root, load_config
+from kbtool.errors import ConfigError
+
+#: A valid value for every key, different from its default.
+VALID: dict[str, Any] = {
+    "wiki": "pages",
+    "sources": "archive",
+    "exclude": ["wiki/drafts/*"],
+    "types": ["note", "concept"],
+    "required": ["type"],
+    "severity": {"KB302": "off", "KB2": "warning"},
+    "ignore": ["KB303"],
+    "cache-dir": ".cache/kb",
+    "jobs": 3,
+    "execute": "opt-in",
+    "cell-timeout": 2.5,
+    "memory-limit-mb": 512,
+    "output-limit-kb": 64,
+    "allow-network": True,
+    "preload": ["numpy"],
+    "site-dir": "public",
+    "site-title": "我的 Wiki",
+    "language": "en",
+    "base-url": "https://example.com/wiki/",
+}
+
+#: A wrong value for every key.
+WRONG: dict[str, Any] = {
+    "wiki": "",
+    "sources": 3,
+    "exclude": "wiki/drafts/*",
+    "types": [1, 2],
+    "required": "type",
+    "severity": {"KB201": "fatal"},
+    "ignore": [201],
+    "cache-dir": ["x"],
+    "jobs": -1,
+    "execute": "sometimes",
+    "cell-timeout": 0,
+    "memory-limit-mb": 1.5,
+    "output-limit-kb": True,
+    "allow-network": "yes",
+    "preload": "numpy",
+    "site-dir": 1,
+    "site-title": "  ",
+    "language": "fr",
+    "base-url": 5,
+}
+
+
+def test_the_tables_cover_every_key() -> None:
+    assert set(VALID) == set(SCHEMA) == set(WRONG)
+
+
+def test_defaults_without_a_pyproject(tmp_path: Path) -> None:
+    config = load_config(tmp_path)
+    assert config == Config(root=tmp_path.resolve())
+    assert (config.wiki, config.sources, config.cache_path) == (
+        "wiki",
+        "sources",
+        tmp_path.resolve() / ".kbtool",
+    )
+    assert config.required == ("type", "summary", "updated")
+    assert "concept" in config.types
+
+
+def test_defaults_with_a_pyproject_without_the_table(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    assert load_config(tmp_path) == Config(root=tmp_path.resolve())
+
+
+@pytest.mark.parametrize("key", sorted(VALID))
+def test_every_key_accepts_a_valid_value(tmp_path: Path, key: str) -> None:
+    config = config_from_table(tmp_path, {key: VALID[key]})
+    field = SCHEMA[key][0]
+    assert getattr(config, field) != getattr(Config(root=tmp_path), field)
+
+
+@pytest.mark.parametrize("key", sorted(WRONG))
+def test_every_key_refuses_a_wrong_value_and_names_it(tmp_path: Path, key: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_table(tmp_path, {key: WRONG[key]})
+    (problem,) = error.value.problems
+    assert f"'{key}'" in problem
+    assert error.value.exit_code == 2
+
+
+def test_unknown_keys_are_named_with_a_hint(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_table(tmp_path, {"cell_timeout": 3, "colour": "blue"})
+    assert sorted(error.value.problems) == [
+        "[tool.kbtool]: unknown key 'cell_timeout' (did you mean 'cell-timeout'?)",
+        "[tool.kbtool]: unknown key 'colour'",
+    ]
+
+
+def test_all_problems_are_reported_together(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_table(tmp_path, {"jobs": "x", "language": "fr", "nope": 1})
+    assert len(error.value.problems) == 3
+
+
+def test_read_from_pyproject(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.kbtool]\nwiki = "pages"\njobs = 2\n\n[tool.kbtool.severity]\nKB302 = "off"\n',
+        encoding="utf-8",
+    )
+    config = load_config(tmp_path)
+    assert (config.wiki, config.jobs, config.severity) == ("pages", 2, {"KB302": "off"})
+
+
+@pytest.mark.parametrize(
+    "text", ["[tool.kbtool\n", "[tool]\nkbtool = 3\n", "tool = 'x'\n", b"\xff\xfe[tool]"]
+)
+def test_unreadable_pyproject_or_table(tmp_path: Path, text: str | bytes) -> None:
+    path = tmp_path / "pyproject.toml"
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+    if text == "tool = 'x'\n":  # no [tool.kbtool] table at all: defaults
+        assert load_config(tmp_path) == Config(root=tmp_path.resolve())
+        return
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path)
+    assert "pyproject.toml" in error.value.problems[0]
+
+
+def test_a_missing_root_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="no such folder"):
+        load_config(tmp_path / "nowhere")
+
+
+# --- folders ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("value", "normalised"),
+    [("./pages/", "pages"), ("docs/wiki", "docs/wiki"), ("a/../pages", "pages"), ("a\\b", "a/b")],
+)
+def test_folders_are_normalised(tmp_path: Path, value: str, normalised: str) -> None:
+    assert config_from_table(tmp_path, {"wiki": value}).wiki == normalised
+
+
+@pytest.mark.parametrize(
+    "value", ["/srv/wiki", "../wiki", "a/../../wiki", ".", "C:/wiki", "C:wiki"]
+)
+def test_folders_must_stay_inside_the_repository(tmp_path: Path, value: str) -> None:
+    with pytest.raises(ConfigError, match="'wiki' must be a folder in the repository"):
+        config_from_table(tmp_path, {"wiki": value})
+
+
+@pytest.mark.parametrize(
+    ("wiki", "sources"), [("wiki", "wiki"), ("wiki", "wiki/sources"), ("docs", "docs/../docs")]
+)
+def test_wiki_and_sources_must_not_overlap(tmp_path: Path, wiki: str, sources: str) -> None:
+    with pytest.raises(ConfigError, match="must not overlap"):
+        config_from_table(tmp_path, {"wiki": wiki, "sources": sources})
+
+
+def test_folders_may_share_a_prefix_without_overlapping(tmp_path: Path) -> None:
+    config = config_from_table(tmp_path, {"wiki": "wiki", "sources": "wiki-sources"})
+    assert (config.wiki, config.sources) == ("wiki", "wiki-sources")
+
+
+# --- severity -----------------------------------------------------------------------------
+
+
+def test_level_exact_code_then_longest_prefix_then_default(tmp_path: Path) -> None:
+    config = config_from_table(
+        tmp_path, {"severity": {"KB": "warning", "KB2": "error", "KB20": "off", "KB207": "error"}}
+    )
+    assert config.level("KB207") == "error"  # the code itself
+    assert config.level("KB201") == "off"  # KB20
+    assert config.level("KB210") == "error"  # KB2
+    assert config.level("KB101") == "warning"  # KB
+    assert config_from_table(tmp_path, {}).level("KB301") == RULES["KB301"].severity
+
+
+@pytest.mark.parametrize("code", ["KB999", "XX1", "kb201"])
+def test_severity_for_no_code_is_an_error(tmp_path: Path, code: str) -> None:
+    with pytest.raises(ConfigError, match=f"no diagnostic code matches '{code}'"):
+        config_from_table(tmp_path, {"severity": {code: "off"}})
+
+
+# --- root and fingerprint -------------------------------------------------------------------
+
+
+def test_find_root(tmp_path: Path) -> None:
+    (tmp_path / "pyproject.toml").write_text("", encoding="utf-8")
+    deep = tmp_path / "wiki" / "concepts"
+    deep.mkdir(parents=True)
+    assert find_root(deep) == tmp_path.resolve()
+    alone = tmp_path.parent / (tmp_path.name + "-alone")
+    alone.mkdir()
+    assert find_root(alone) in (alone.resolve(), *alone.resolve().parents)
+
+
+def test_fingerprint_follows_every_setting_but_not_the_root(tmp_path: Path) -> None:
+    base = config_from_table(tmp_path, {})
+    assert base.fingerprint() == config_from_table(tmp_path / "elsewhere", {}).fingerprint()
+    prints = {
+        config_from_table(tmp_path, {key: value}).fingerprint() for key, value in VALID.items()
+    }
+    assert base.fingerprint() not in prints
+    assert len(prints) == len(VALID)
