@@ -1,0 +1,195 @@
+"""The parse cache under .kbtool/, and parallel parsing: same pages, fewer parses."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+
+import pytest
+
+import kbtool.load
+import kbtool.parse.page
+from kbtool import cache
+from kbtool.checks import run_checks
+from kbtool.config import load_config
+from kbtool.load import load_wiki
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths parse_page is called for (in this process), in order."""
+    calls: list[str] = []
+    real = kbtool.parse.page.parse_page
+
+    def counting(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(kbtool.parse.page, "parse_page", counting)
+    return calls
+
+
+@pytest.fixture
+def root(make_wiki, page) -> Path:
+    return make_wiki(
+        {
+            "wiki/a.md": page("# A\n\n[b](b.md)\n", related=["b.md"]),
+            "wiki/b.md": page("# B\n\n[x](missing.md)\n", related=["a.md"]),
+            "sources/s.md": "# S\n",
+        }
+    )
+
+
+def load(root: Path, **kwargs):  # type: ignore[no-untyped-def]
+    return load_wiki(load_config(root), jobs=1, **kwargs)
+
+
+def test_a_repeat_load_parses_nothing_and_gives_equal_pages(root: Path, parses: list[str]) -> None:
+    first = load(root)
+    assert sorted(parses) == ["sources/s.md", "wiki/a.md", "wiki/b.md"]
+    assert (root / ".kbtool" / "pages.pickle").is_file()
+    parses.clear()
+    second = load(root)
+    assert parses == []
+    assert second.pages == first.pages
+    assert run_checks(second) == run_checks(first)
+
+
+def test_editing_a_page_reparses_only_that_page(root: Path, parses: list[str], page) -> None:
+    load(root)
+    parses.clear()
+    (root / "wiki/b.md").write_text(page("# B\n\n[y](also-missing.md)\n", related=["a.md"]))
+    wiki = load(root)
+    assert parses == ["wiki/b.md"]
+    assert [link.target for link in wiki.pages["wiki/b.md"].links][-1] == "also-missing.md"
+
+
+def test_the_cache_is_by_content_not_by_time(root: Path, parses: list[str]) -> None:
+    load(root)
+    parses.clear()
+    path = root / "wiki/a.md"
+    path.write_bytes(path.read_bytes())  # a new mtime, the same bytes
+    load(root)
+    assert parses == []
+
+
+def test_added_and_removed_pages(root: Path, parses: list[str], page) -> None:
+    load(root)
+    parses.clear()
+    (root / "wiki/c.md").write_text(page("# C\n"))
+    (root / "sources/s.md").unlink()
+    wiki = load(root)
+    assert parses == ["wiki/c.md"]
+    assert sorted(wiki.pages) == ["wiki/a.md", "wiki/b.md", "wiki/c.md"]
+    parses.clear()
+    assert sorted(load(root).pages) == ["wiki/a.md", "wiki/b.md", "wiki/c.md"]
+    assert parses == []
+
+
+def test_a_changed_configuration_invalidates(root: Path, parses: list[str]) -> None:
+    load(root)
+    parses.clear()
+    (root / "pyproject.toml").write_text('[tool.kbtool]\ntypes = ["concept", "note"]\n')
+    load(root)
+    assert len(parses) == 3
+    parses.clear()
+    load(root)
+    assert parses == []
+
+
+def test_a_page_that_changes_kind_is_reparsed(make_wiki, page, parses: list[str]) -> None:
+    # The same file read as a wiki page under one configuration and a source under another.
+    root = make_wiki({"wiki/a.md": page(), "docs/a.md": "# D\n"})
+    load(root)
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nwiki = "docs"\nsources = "wiki"\n')
+    parses.clear()
+    wiki = load(root)
+    assert sorted(parses) == ["docs/a.md", "wiki/a.md"]
+    assert wiki.pages["wiki/a.md"].kind == "source"
+
+
+@pytest.mark.parametrize(
+    "garbage",
+    [
+        b"",
+        b"\x00\x01garbage bytes \xff" * 100,
+        b"\x80\x05",  # a truncated pickle
+        pickle.dumps(("kbtool-pages", 999, "0", "x"), protocol=4),  # not a (header, pages) pair
+        pickle.dumps((("kbtool-pages", 999, "old", "fp"), {}), protocol=4),  # another version
+        pickle.dumps(["not", "a", "tuple"]),
+    ],
+)
+def test_a_corrupt_cache_is_ignored_and_rewritten(
+    root: Path, parses: list[str], garbage: bytes
+) -> None:
+    first = load(root)
+    cache_file = root / ".kbtool" / "pages.pickle"
+    cache_file.write_bytes(garbage)
+    parses.clear()
+    again = load(root)  # never a crash
+    assert len(parses) == 3
+    assert again.pages == first.pages
+    assert cache.load_pages(root / ".kbtool", load_config(root).fingerprint()) == again.pages
+    parses.clear()
+    load(root)
+    assert parses == []
+
+
+def test_an_unwritable_cache_is_not_fatal(root: Path, parses: list[str]) -> None:
+    (root / ".kbtool").write_text("a file where the cache folder should be")
+    assert sorted(load(root).pages) == ["sources/s.md", "wiki/a.md", "wiki/b.md"]
+    assert sorted(load(root).pages) == ["sources/s.md", "wiki/a.md", "wiki/b.md"]
+    assert len(parses) == 6  # nothing cached, nothing broken
+
+
+def test_no_cache_parses_everything(root: Path, parses: list[str]) -> None:
+    load(root)
+    parses.clear()
+    load(root, use_cache=False)
+    assert len(parses) == 3
+
+
+def test_check_command_reuses_the_cache(root: Path, parses: list[str], run_kbtool) -> None:
+    first = run_kbtool("-C", root, "check", "-j", "1")
+    count = len(parses)
+    second = run_kbtool("-C", root, "check", "-j", "1")
+    assert len(parses) == count == 3
+    assert first.lines[:-1] == second.lines[:-1] and first.code == second.code == 1
+    run_kbtool("-C", root, "check", "-j", "1", "--no-cache")
+    assert len(parses) == 6
+
+
+# --- parallel parsing -----------------------------------------------------------------------------
+
+
+def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
+    make_wiki, page, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # More pages than the threshold below which load_wiki parses in-process, including bad
+    # ones, so that problems travel back from the worker processes too.
+    files: dict[str, str | bytes] = {}
+    for n in range(90):
+        related = [f"p{(n + 1) % 90}.md", f"p{(n + 7) % 97}.md"]
+        following = (n + 1) % 90
+        body = f"# 页 {n}\n\n## 小节 {n}\n\n[next](p{following}.md#小节-{following}) [[p{n * 3}]]\n"
+        files[f"wiki/p{n}.md"] = page(body, related=related)
+    files["wiki/bad.md"] = "---\ntype: [\n---\n"
+    files["wiki/gbk.md"] = "# 中文".encode("gbk")
+    files["sources/s.md"] = "# S\n"
+    root = make_wiki(files)
+    config = load_config(root)
+    one = load_wiki(config, jobs=1, use_cache=False)
+    pools: list[int] = []
+
+    class CountingPool(kbtool.load.ProcessPoolExecutor):
+        def __init__(self, workers: int, **kwargs) -> None:  # type: ignore[no-untyped-def]
+            pools.append(workers)
+            super().__init__(workers, **kwargs)
+
+    monkeypatch.setattr(kbtool.load, "ProcessPoolExecutor", CountingPool)
+    two = load_wiki(config, jobs=2, use_cache=False)
+    assert pools == [2]  # the pages really were parsed by two worker processes
+    assert two.pages == one.pages
+    diagnostics = run_checks(one)
+    assert run_checks(two) == diagnostics
+    assert {"KB103", "KB001", "KB201", "KB209", "KB303"} <= {d.code for d in diagnostics}
