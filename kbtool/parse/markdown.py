@@ -47,7 +47,9 @@ class Body:
 def parse_body(source: str, path: str) -> Body:
     """Parse ``source`` (the whole file, frontmatter blanked) into headings, links and cells."""
     md = markdown_parser()
-    tokens = md.parse(source)
+    env: dict[str, Any] = {}
+    tokens = md.parse(source, env)
+    references = env.get("references", {})
     lines = source.split("\n")
     body = Body()
     heading_texts: list[tuple[int, str, int]] = []
@@ -56,7 +58,7 @@ def parse_body(source: str, path: str) -> Body:
             text = _plain_text(tokens[index + 1])
             heading_texts.append((int(token.tag[1]), text, token.map[0] + 1))
         elif token.type == "inline" and token.map:
-            _collect_links(md, token, lines, path, body.links)
+            _collect_links(md, token, lines, path, body.links, references)
         elif token.type == "fence" and token.map:
             _collect_cell(token, len(body.cells), body)
     for (level, text, line), slug in zip(
@@ -134,7 +136,25 @@ class _Destinations:
         return None
 
 
-def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, out: list[Link]) -> None:
+def _defined_at(
+    md: MarkdownIt, lines: list[str], references: dict[str, Any], href: str
+) -> tuple[str, int, int] | None:
+    """Where a reference-style link's destination is written: in its ``[label]: ...`` line."""
+    for definition in references.values():
+        if definition.get("href") == href and definition.get("map"):
+            start, end = definition["map"]
+            return _Destinations(md, lines[start:end], start).take(href)
+    return None
+
+
+def _collect_links(
+    md: MarkdownIt,
+    inline: Token,
+    lines: list[str],
+    path: str,
+    out: list[Link],
+    references: dict[str, Any],
+) -> None:
     assert inline.map is not None
     start, end = inline.map
     block = _block_lines(lines, start, end)
@@ -155,7 +175,7 @@ def _collect_links(md: MarkdownIt, inline: Token, lines: list[str], path: str, o
             continue  # <https://...>: always external, nothing to check.
         if destinations is None:
             destinations = _Destinations(md, block, start)
-        located = destinations.take(href)
+        located = destinations.take(href) or _defined_at(md, lines, references, href)
         if located:
             raw, line, col = located
         else:  # Not found textually (e.g. inside a multi-line construct): the block's line.
