@@ -11,7 +11,12 @@ from kbtool.model import Span
 
 
 def diagnostic(code: str, span: Span, message: str, fix: str | None = None) -> Diagnostic:
-    """A diagnostic at its default severity; the configuration may change it later."""
+    """A diagnostic at its default severity; the configuration may change it later.
+
+    A diagnostic is one line: line breaks in the message (from a value written in the page,
+    say) are shown escaped.
+    """
+    message = message.replace("\r", "\\r").replace("\n", "\\n")
     return Diagnostic(span.path, span.line, span.col, code, RULES[code].severity, message, fix)
 
 

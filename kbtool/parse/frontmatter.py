@@ -57,14 +57,8 @@ def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | Non
     offset = first_line - 1
     try:
         node = yaml.compose(yaml_text, Loader=_Loader)
-    except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        line = mark.line + first_line if mark else first_line
-        col = mark.column + 1 if mark else 1
-        reason = " ".join(str(part) for part in (error.context, error.problem) if part)
-        return None, [Problem("KB103", f"frontmatter is not valid YAML: {reason}", line, col)]
     except yaml.YAMLError as error:
-        return None, [Problem("KB103", f"frontmatter is not valid YAML: {error}", first_line)]
+        return None, [_yaml_problem("frontmatter is not valid YAML", error, first_line)]
     last_line = first_line + yaml_text.count("\n")
     if node is None:  # An empty frontmatter is an empty mapping.
         return Frontmatter({}, {}, {}, first_line, last_line), []
@@ -107,11 +101,23 @@ def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | Non
     try:
         data = _Constructor().construct_document(node)
     except (yaml.YAMLError, ValueError, TypeError, RecursionError) as error:
-        return None, [Problem("KB103", f"frontmatter cannot be loaded: {error}", first_line)]
+        return None, [_yaml_problem("frontmatter cannot be loaded", error, first_line)]
     if not isinstance(data, dict):  # A mapping with merge keys into a non-mapping.
         return None, [Problem("KB104", "frontmatter is not a mapping", first_line)]
     data = {str(k): v for k, v in data.items()}
     return Frontmatter(data, key_lines, item_lines, first_line, last_line), problems
+
+
+def _yaml_problem(what: str, error: Exception, first_line: int) -> Problem:
+    """KB103 at the error's own place, in one line (PyYAML's text spans several, with
+    positions relative to the YAML text rather than to the file)."""
+    if isinstance(error, yaml.MarkedYAMLError):
+        mark = error.problem_mark or error.context_mark
+        reason = " ".join(str(part) for part in (error.context, error.problem) if part)
+    else:
+        mark, reason = None, str(error)
+    line, col = (mark.line + first_line, mark.column + 1) if mark else (first_line, 1)
+    return Problem("KB103", f"{what}: {' '.join(reason.split())}", line, col)
 
 
 class _TooDeep(Exception):
