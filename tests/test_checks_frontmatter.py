@@ -214,3 +214,9 @@ def test_kb113_summary_on_several_lines(one_page, page) -> None:
 def test_kb113_a_folded_summary_is_one_line(one_page, page) -> None:
     # YAML folds ">" scalars into one line (plus a final newline, which does not count).
     assert one_page(page(summary=">\n  第一行\n  接着写")) == []
+
+
+def test_a_line_break_in_a_value_does_not_break_the_diagnostic_line(one_page, page) -> None:
+    diagnostics = one_page(page(type='"con\\ncept"'), select=["KB1", "KB2"])
+    (d,) = diagnostics
+    assert d.code == "KB110" and "\n" not in d.message and "'con\\ncept'" in d.message

@@ -170,3 +170,28 @@ def test_an_alias_cannot_graft_a_deep_tree_deeper() -> None:
     text = f"a: &deep {deep}\nb: " + "[" * half + "*deep" + "]" * half + "\n"
     frontmatter, problems = load_frontmatter(text, first_line=2)
     assert frontmatter is None and [p.code for p in problems] == ["KB103"]
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "col", "words"),
+    [
+        # Valid YAML that the safe constructor refuses: at the node it refuses, in one line.
+        ("type: c\n? [a, b]\n: 1\n", 3, 3, "unhashable key"),
+        ("<<: 5\n", 2, 5, "for merging"),
+        ("a: !!python/object:os.system x\n", 2, 4, "could not determine a constructor"),
+        ("a: !custom x\n", 2, 4, "could not determine a constructor"),
+    ],
+)
+def test_values_that_cannot_be_constructed(text: str, line: int, col: int, words: str) -> None:
+    frontmatter, problems = load_frontmatter(text, first_line=2)
+    assert frontmatter is None
+    (problem,) = problems
+    assert (problem.code, problem.line, problem.col) == ("KB103", line, col)
+    assert words in problem.message
+    # PyYAML's own text spans lines and counts them from the YAML's start: not kept.
+    assert "\n" not in problem.message and "<unicode string>" not in problem.message
+
+
+def test_a_tagged_mapping_that_is_not_a_mapping() -> None:
+    frontmatter, problems = load_frontmatter("!!set\n? a\n? b\n", first_line=2)
+    assert frontmatter is None and [p.code for p in problems] == ["KB104"]

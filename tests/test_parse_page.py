@@ -170,6 +170,7 @@ def assert_inside(page: Page, text: str) -> None:
     for problem in page.problems:
         assert 1 <= problem.line <= len(lines), problem
         assert problem.col >= 1
+        assert "\n" not in problem.message  # a diagnostic is one line
 
 
 @settings(max_examples=300, deadline=None)
