@@ -170,9 +170,9 @@ class CellItem(pytest.Item):
         if result.status == "failed":
             raise CellFailed(result, result.reason, result.code)
         if result.status == "skipped":
-            pytest.skip("skip-execution")
+            raise _skip("skip-execution")
         if result.status == "not-run":
-            pytest.skip(f"not run: {page.reason}")
+            raise _skip(f"not run: {page.reason}")
 
     def _blamed_for_page(self, page: PageResult) -> bool:
         """A page can fail with no failing cell (a process left running, a bad option): its
@@ -189,6 +189,9 @@ class CellItem(pytest.Item):
         failure = excinfo.value
         cell = failure.result
         line = cell.error_line or cell.line
+        problems = self.parent.result().extra.get("problems")
+        if problems and cell.status != "failed":  # the page could not run: point at the option
+            line = problems[0]["line"]
         lines = [f"{self.parent.page.path}:{line}: {failure.code or 'KB404'} {failure.reason}"]
         if cell.error:
             lines += ["", cell.error.rstrip("\n")]
@@ -198,4 +201,15 @@ class CellItem(pytest.Item):
         return "\n".join(lines)
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, self.cell.line - 1, f"{self.parent.page.path}::cell-{self.number}"
+        # The third part heads a failure's report; being no suffix of the node id, it does not
+        # change how -v prints the id.
+        return (
+            self.path,
+            self.cell.line - 1,
+            f"{self.parent.page.path}::cell-{self.number} (line {self.cell.line})",
+        )
+
+
+def _skip(reason: str) -> BaseException:
+    """A skip reported at the cell's Markdown line rather than at this module's."""
+    return pytest.skip.Exception(reason, _use_item_location=True)
