@@ -53,12 +53,13 @@ def parse_body(source: str, path: str) -> Body:
     lines = source.split("\n")
     body = Body()
     heading_texts: list[tuple[int, str, int]] = []
+    blocks: dict[tuple[int, int], _Block] = {}  # table cells share their row's lines
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = _plain_text(tokens[index + 1])
             heading_texts.append((int(token.tag[1]), text, token.map[0] + 1))
         elif token.type == "inline" and token.map:
-            _collect_links(md, token, lines, path, body.links, references)
+            _collect_links(md, token, lines, path, body.links, references, blocks)
         elif token.type == "fence" and token.map:
             _collect_cell(token, len(body.cells), body)
     for (level, text, line), slug in zip(
@@ -147,6 +148,27 @@ def _defined_at(
     return None
 
 
+class _Block:
+    """The lines of one block (code spans and comments blanked) and the links placed in them.
+
+    Every cell of a table row is an inline token of its own over the row's line: they share
+    one _Block, so that each cell's link is placed at its own column, and the row is scanned
+    once rather than once per cell.
+    """
+
+    def __init__(self, md: MarkdownIt, lines: list[str], start: int, end: int) -> None:
+        self.md, self.start = md, start
+        self.lines = _block_lines(lines, start, end)
+        self._destinations: _Destinations | None = None
+        self.wikilinks_taken: set[tuple[int, int]] = set()
+
+    @property
+    def destinations(self) -> _Destinations:
+        if self._destinations is None:
+            self._destinations = _Destinations(self.md, self.lines, self.start)
+        return self._destinations
+
+
 def _collect_links(
     md: MarkdownIt,
     inline: Token,
@@ -154,12 +176,11 @@ def _collect_links(
     path: str,
     out: list[Link],
     references: dict[str, Any],
+    blocks: dict[tuple[int, int], _Block],
 ) -> None:
     assert inline.map is not None
     start, end = inline.map
-    block = _block_lines(lines, start, end)
-    destinations: _Destinations | None = None
-    wikilinks_taken: set[tuple[int, int]] = set()
+    block: _Block | None = None
     for child in inline.children or ():
         kind: LinkKind
         if child.type == "link_open":
@@ -167,15 +188,19 @@ def _collect_links(
         elif child.type == "image":
             href, kind = str(child.attrs.get("src", "")), "image"
         elif child.type == "text" and "[[" in child.content:
-            _collect_wikilinks(child.content, block, start, path, out, wikilinks_taken)
-            continue
+            href, kind = child.content, "wikilink"
         else:
             continue
         if child.markup == "autolink":
             continue  # <https://...>: always external, nothing to check.
-        if destinations is None:
-            destinations = _Destinations(md, block, start)
-        located = destinations.take(href) or _defined_at(md, lines, references, href)
+        if block is None:
+            if (start, end) not in blocks:
+                blocks[start, end] = _Block(md, lines, start, end)
+            block = blocks[start, end]
+        if kind == "wikilink":
+            _collect_wikilinks(href, block.lines, start, path, out, block.wikilinks_taken)
+            continue
+        located = block.destinations.take(href) or _defined_at(md, lines, references, href)
         if located:
             raw, line, col = located
         else:  # Not found textually (e.g. inside a multi-line construct): the block's line.
