@@ -5,14 +5,14 @@ each page to the HTML the site's templates produce for search (title, summary, b
 ``data-pagefind-body``), builds the index with ``kbtool.render.search.build_search_index`` and
 then, in headless Chromium against a local server that counts every byte it sends, runs each
 query with a cold cache as a reader would: page load, then typing the query (the as-you-type
-list of 8 results) and opening search.html?q= (the first 20 results).
+list of 8 results) and opening search.html?q= (the first 10 results).
 
 synth.py draws its Chinese from 20 words, which makes a tiny index. ``--extra-chars N`` adds
 a paragraph of N characters to each page drawn from the character frequencies of the bundled
 wiki and sources, in 2-4 character "words": far more distinct bigrams than real prose has, so
 the index figures are a pessimistic bound.
 
-    python benchmarks/bench_search.py [-n 10000] [--extra-chars 600]
+    python benchmarks/bench_search.py [-n 10000] [--extra-chars 600] [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -182,8 +182,7 @@ def measure(site: Path, first_page: str) -> None:
                 else:
                     page.goto(base + "search.html?q=" + query)
                     page.wait_for_selector(
-                        "#search-results .search-hits, #search-results .search-status:not(:empty)",
-                        timeout=30000,
+                        'main #search-results[aria-busy="false"] .search-status', timeout=30000
                     )
                 page.wait_for_load_state("networkidle")
                 hits = page.locator("#search-results .search-hit").count()
@@ -212,40 +211,49 @@ def measure(site: Path, first_page: str) -> None:
     server.shutdown()
 
 
+def run(root: Path, n: int, extra_chars: int) -> None:
+    site = root / "site"
+    if not site.is_dir():  # --workdir keeps a rendered site between runs
+        synth.generate(root / "wiki-src", n)
+        started = time.perf_counter()
+        count = render(root / "wiki-src", site, extra_chars)
+        print(
+            f"rendered {count} pages in {time.perf_counter() - started:.1f} s "
+            f"(extra chars per page: {extra_chars})"
+        )
+    stats = build_search_index(site, Config(root=root, site_dir="published"))
+    by_kind: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
+    for item in (site / "pagefind").rglob("*"):
+        if item.is_file():
+            by_kind[item.suffix or item.name][0] += 1
+            by_kind[item.suffix or item.name][1] += item.stat().st_size
+    print(
+        f"index: {stats['pages']} pages in {stats['seconds']:.1f} s, {stats['files']} files, "
+        f"{stats['bytes'] / 1e6:.1f} MB"
+    )
+    for kind, (files, size) in sorted(by_kind.items()):
+        print(
+            f"  {kind:<16}{files:>7} files {size / 1024:>10.0f} KB "
+            f"(average {size / files / 1024:.1f} KB)"
+        )
+    first = next(p for p in sorted(site.rglob("*.html")) if "wiki" in p.parts)
+    measure(site, first.relative_to(site).as_posix())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("-n", type=int, default=10_000)
     parser.add_argument("--extra-chars", type=int, default=0)
+    parser.add_argument("--workdir", type=Path, help="keep the rendered site here between runs")
     args = parser.parse_args()
+    if args.workdir:
+        args.workdir.mkdir(parents=True, exist_ok=True)
+        run(args.workdir, args.n, args.extra_chars)
+        return
     with tempfile.TemporaryDirectory(prefix="kbtool-bench-search-") as tmp:
-        root = Path(tmp)
-        synth.generate(root / "wiki-src", args.n)
-        started = time.perf_counter()
-        count = render(root / "wiki-src", root / "site", args.extra_chars)
-        print(
-            f"rendered {count} pages in {time.perf_counter() - started:.1f} s "
-            f"(extra chars per page: {args.extra_chars})"
-        )
-        stats = build_search_index(root / "site", Config(root=root, site_dir="published"))
-        bundle = root / "site" / "pagefind"
-        by_kind: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-        for item in bundle.rglob("*"):
-            if item.is_file():
-                by_kind[item.suffix or item.name][0] += 1
-                by_kind[item.suffix or item.name][1] += item.stat().st_size
-        print(
-            f"index: {stats['pages']} pages in {stats['seconds']:.1f} s, {stats['files']} files, "
-            f"{stats['bytes'] / 1e6:.1f} MB"
-        )
-        for kind, (files, size) in sorted(by_kind.items()):
-            print(
-                f"  {kind:<16}{files:>7} files {size / 1024:>10.0f} KB "
-                f"(average {size / files / 1024:.1f} KB)"
-            )
-        first = next(p for p in sorted((root / "site").rglob("*.html")) if "wiki" in p.parts)
-        measure(root / "site", first.relative_to(root / "site").as_posix())
+        run(Path(tmp), args.n, args.extra_chars)
 
 
 if __name__ == "__main__":

@@ -259,6 +259,16 @@ def test_augment_adds_a_weighted_block_and_nothing_else() -> None:
     assert search_grams.augment("<html><body>no body</body></html>") is None
 
 
+def test_a_repeated_run_is_indexed_once() -> None:
+    body = "<table><tr><td>注意力</td><td>注意力</td></tr></table><p>注意力与注意力。注意力</p>"
+    block = search_grams.grams_block(
+        PAGE.format(title="T", summary="", body=body, backlink="", root="")
+    )
+    assert block is not None
+    # 注意 once in the run 注意力 and twice in 注意力与注意力; five times without deduplication
+    assert block.count(gram_words("注意力")[1]) == 3
+
+
 # -- the index Pagefind writes ---------------------------------------------------------------
 
 

@@ -24,7 +24,7 @@ import html as html_lib
 import re
 
 #: Bump when the spelling changes, so that no older index is reused.
-VERSION = 1
+VERSION = 2
 #: Hex digits spelled as letters: Pagefind keeps an all-letter word whole in every language.
 _NIBBLES = "abcdefghijklmnop"
 #: Characters indexed as bigrams: CJK ideographs, kana, Hangul syllables (BMP only; the rare
@@ -160,7 +160,10 @@ def grams_block(html: str) -> str | None:
         return None
     paragraphs = [SENTINEL]
     for name, value in text.items():
-        words = gram_words(value)
+        # A run repeated on a page (a table column, a recurring label) is indexed once: the
+        # phrase still matches, and the most common terms' posting lists, which are what a
+        # query downloads, stay short.
+        words = gram_words("\n".join(dict.fromkeys(_CJK_RUN.findall(value))))
         if words:
             weight = WEIGHTS.get(name)
             attr = f' data-pagefind-weight="{weight}"' if weight else ""

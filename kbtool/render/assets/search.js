@@ -19,7 +19,7 @@
   const NIBBLES = "abcdefghijklmnop";
   const SENTINEL = "kbgrams"; // first word of the index-only bigram block
   const SUGGEST = 8; // results under the search box
-  const PAGE = 20; // results per "more" on search.html
+  const PAGE = 10; // results per "more" on search.html (each result fetches its page's text)
   const EXCERPT = 44; // characters of context either side of a match
 
   const STRINGS = {
@@ -272,16 +272,22 @@
     const run = async (query) => {
       const current = next();
       box.replaceChildren();
+      box.setAttribute("aria-busy", "false");
       if (!query) return;
       box.append(element("p", "search-status", T.loading));
+      box.setAttribute("aria-busy", "true");
       let answer;
       try {
         answer = await search(query, 0, PAGE);
       } catch (error) {
-        if (current()) box.replaceChildren(element("p", "search-status", T.unavailable));
+        if (current()) {
+          box.replaceChildren(element("p", "search-status", T.unavailable));
+          box.setAttribute("aria-busy", "false");
+        }
         return;
       }
       if (!current()) return;
+      box.setAttribute("aria-busy", "false");
       const list = element("ol", "search-hits");
       const status = element("p", "search-status", answer.total ? T.results(answer.total) : T.none);
       list.append(...answer.results.map(renderHit));
