@@ -135,8 +135,18 @@
     const asked = pagefindQuery(query);
     if (!asked) return { total: 0, results: [], more: false };
     const found = await pf.search(asked);
+    let ranked = found.results;
+    if (asked.includes('"')) {
+      // Pagefind ranks a quoted phrase without the title and summary weights; the same words
+      // unquoted are ranked with them (and need no further download). Keep the phrase's pages
+      // in the unquoted order.
+      const exact = new Set(found.results.map((r) => r.id));
+      const loose = await pf.search(asked.replace(/"/g, ""));
+      ranked = loose.results.filter((r) => exact.delete(r.id));
+      for (const r of found.results) if (exact.has(r.id)) ranked.push(r);
+    }
     const words = terms(query);
-    const batch = found.results.slice(offset, offset + count);
+    const batch = ranked.slice(offset, offset + count);
     const data = await Promise.all(batch.map((r) => r.data()));
     const results = data.map((d, i) => {
       const text = visibleText(d.content || "");
@@ -151,7 +161,7 @@
       return item;
     });
     results.sort((a, b) => a.rank - b.rank || a.order - b.order);
-    return { total: found.results.length, results, more: offset + count < found.results.length };
+    return { total: ranked.length, results, more: offset + count < ranked.length };
   }
 
   function element(tag, className, text) {
