@@ -109,3 +109,19 @@ def test_kb401_good_cell_options_are_silent(root: Path, check_wiki, page) -> Non
     )
     (root / "wiki/cells.md").write_text(page(body), encoding="utf-8")
     assert check_wiki(root, select=["KB4"]) == []
+
+
+def test_kb004_a_file_that_cannot_be_read(root: Path, check_wiki, page, monkeypatch) -> None:
+    # Running as root reads every file, so the failure is simulated: one read raises.
+    (root / "wiki/locked.md").write_text(page(), encoding="utf-8")
+    real = Path.read_bytes
+
+    def read_bytes(self: Path) -> bytes:
+        if self.name == "locked.md":
+            raise PermissionError(13, "Permission denied")
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    diagnostics = check_wiki(root, select=["KB0"])
+    assert brief(diagnostics) == ["wiki/locked.md:1:1 KB004"]
+    assert "Permission denied" in diagnostics[0].message

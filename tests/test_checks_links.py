@@ -169,6 +169,11 @@ def test_percent_encoded_and_raw_targets_are_the_same_link(check_a, page) -> Non
     assert [d.code for d in bad] == ["KB208", "KB208"]
 
 
+def test_percent_encoded_frontmatter_entries_resolve(check_a, page) -> None:
+    encoded = "../entities/%E6%B3%A8%E6%84%8F%E5%8A%9B%20%E6%9C%BA%E5%88%B6.md"
+    assert check_a(page(related=[encoded, "b.md?x=1"])) == []
+
+
 def test_links_in_code_and_comments_are_not_links(check_a, page) -> None:
     body = (
         "`[a](missing-span.md)` and ``[[missing-wikilink]]``\n\n"

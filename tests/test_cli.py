@@ -356,3 +356,11 @@ def test_graph_stats(repo: Path, run_kbtool) -> None:
     assert data["edges_by_kind"] == {"link": 3, "related": 1, "source": 1}
     assert data["components"] == 1 and data["orphans"] == []
     assert data["most_linked"][0] == {"path": "wiki/a.md", "backlinks": 2}
+
+
+def test_the_bundled_wiki_has_no_errors(run_kbtool) -> None:
+    # The repository's own wiki/ and sources/ must pass `kbtool check` (exit 0).
+    root = Path(__file__).parent.parent
+    result = run_kbtool("-C", root, "check", "--format", "json")
+    errors = [d for d in json.loads(result.out)["diagnostics"] if d["severity"] == "error"]
+    assert errors == [] and result.code == 0
