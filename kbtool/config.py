@@ -186,9 +186,10 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
             problems.append(f"{where}: '{key}' must be {expected}, got {value!r}")
         else:
             values[name] = converted
-    for code in values.get("severity", {}):
-        if not any(rule.startswith(code) for rule in RULES):
-            problems.append(f"{where}: severity: no diagnostic code matches '{code}'")
+    for key in ("severity", "ignore"):
+        for code in values.get(key, ()):
+            if not any(rule.startswith(code) for rule in RULES):
+                problems.append(f"{where}: {key}: no diagnostic code matches '{code}'")
     wiki, sources = values.get("wiki", Config.wiki), values.get("sources", Config.sources)
     if wiki == sources or wiki.startswith(sources + "/") or sources.startswith(wiki + "/"):
         problems.append(f"{where}: 'wiki' ({wiki}) and 'sources' ({sources}) must not overlap")

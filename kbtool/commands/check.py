@@ -7,6 +7,7 @@ import time
 from pathlib import Path
 
 from kbtool.checks import run_checks
+from kbtool.codes import RULES
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.diagnostics import FORMATTERS, summarize
 from kbtool.errors import UsageError
@@ -24,8 +25,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_jobs_argument(parser)
 
 
-def _codes(values: list[str]) -> list[str]:
-    return [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+def _codes(values: list[str], option: str) -> list[str]:
+    codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+    for code in codes:  # A typo must not select nothing and pass.
+        if not any(rule.startswith(code) for rule in RULES):
+            raise UsageError(f"{option}: no diagnostic code matches '{code}'")
+    return codes
 
 
 def relative_paths(config_root: Path, paths: list[str]) -> list[str]:
@@ -46,8 +51,9 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
+    select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache)
-    diagnostics = run_checks(wiki, _codes(args.select), _codes(args.ignore), paths)
+    diagnostics = run_checks(wiki, select, ignore, paths)
     checked = sum(1 for p in wiki.pages if not paths or any(p == q or p.startswith(q + "/") for q in paths))
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
     print(FORMATTERS[args.format](diagnostics, summary))
