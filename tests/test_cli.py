@@ -166,7 +166,7 @@ def test_github_escapes_properties_and_data() -> None:
         (["--ignore", "KB3"], ["KB201", "KB111", "KB207"]),
         (["--ignore", "KB201,KB1"], ["KB302", "KB207"]),
         (["--select", "KB2", "--ignore", "KB207"], ["KB201"]),
-        (["--select", "KB9"], []),
+        (["--select", "KB1", "--ignore", "KB111"], []),
     ],
 )
 def test_select_and_ignore(repo: Path, run_kbtool, args: list[str], codes: list[str]) -> None:
@@ -248,7 +248,16 @@ def test_bad_paths_are_usage_errors(repo: Path, run_kbtool, path: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "args", [["check", "--format", "xml"], ["check", "--bogus"], ["nonsense"], []]
+    "args",
+    [
+        ["check", "--format", "xml"],
+        ["check", "--bogus"],
+        ["nonsense"],
+        [],
+        # A code that matches nothing would report nothing and pass: a typo must not.
+        ["check", "--select", "KB2O1"],
+        ["check", "--ignore", "KB9"],
+    ],
 )
 def test_usage_errors_exit_2(repo: Path, run_kbtool, args: list[str]) -> None:
     result = run_kbtool("-C", repo, *args)
@@ -266,6 +275,7 @@ def test_usage_errors_exit_2(repo: Path, run_kbtool, args: list[str]) -> None:
         ("[tool.kbtool]\nwiki = '../elsewhere'\n", "'wiki'"),
         ("[tool.kbtool.severity]\nKB201 = 'fatal'\n", "'severity'"),
         ("[tool.kbtool.severity]\nKB999 = 'off'\n", "'KB999'"),
+        ("[tool.kbtool]\nignore = ['kb201']\n", "ignore: no diagnostic code matches 'kb201'"),
         ("[tool.kbtool\n", "cannot read"),
     ],
 )

@@ -185,9 +185,11 @@ def test_level_exact_code_then_longest_prefix_then_default(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize("code", ["KB999", "XX1", "kb201"])
-def test_severity_for_no_code_is_an_error(tmp_path: Path, code: str) -> None:
-    with pytest.raises(ConfigError, match=f"no diagnostic code matches '{code}'"):
+def test_severity_or_ignore_for_no_code_is_an_error(tmp_path: Path, code: str) -> None:
+    with pytest.raises(ConfigError, match=f"severity: no diagnostic code matches '{code}'"):
         config_from_table(tmp_path, {"severity": {code: "off"}})
+    with pytest.raises(ConfigError, match=f"ignore: no diagnostic code matches '{code}'"):
+        config_from_table(tmp_path, {"ignore": ["KB2", code]})
 
 
 # --- root and fingerprint -------------------------------------------------------------------
