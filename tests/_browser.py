@@ -4,7 +4,7 @@ Playwright's own browser download is never used: ``executable_path`` points at t
 binary. Where it is absent the tests skip with the reason, except in CI (``CI=true``), where
 ``.ci/run`` installs it and its absence is a failure.
 
-Test modules import the fixtures: ``from _browser import browser, serve  # noqa: F401``.
+Test modules import the fixture and helpers: ``from _browser import browser, static_server``.
 """
 
 from __future__ import annotations
@@ -101,8 +101,13 @@ def open_page(browser: Any, base: str) -> tuple[Any, Any, Watched]:
 
     context.route("**/*", route)
     page = context.new_page()
-    page.on("console", lambda m: m.type == "error" and watched.errors.append(m.text))
-    page.on("pageerror", lambda e: watched.errors.append(str(e)))
+
+    def console(message: Any) -> None:
+        if message.type == "error":
+            watched.errors.append(message.text)
+
+    page.on("console", console)
+    page.on("pageerror", lambda error: watched.errors.append(str(error)))
 
     def dialog(d: Any) -> None:
         watched.dialogs.append(d.message)
