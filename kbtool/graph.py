@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -62,12 +63,24 @@ def export(graph: nx.MultiDiGraph, fmt: str) -> str:
         flat = graph.copy()
         for _, attrs in flat.nodes(data=True):
             attrs["tags"] = ",".join(attrs["tags"])  # GraphML has no list type
+            for key, value in attrs.items():
+                attrs[key] = _xml_text(value)
+        flat = nx.relabel_nodes(flat, {n: _xml_text(n) for n in flat if _xml_text(n) != n})
         buffer = io.BytesIO()
         nx.write_graphml(flat, buffer, encoding="utf-8")
         return buffer.getvalue().decode("utf-8")
     if fmt == "dot":
         return _to_dot(graph)
     raise ValueError(f"unknown graph format {fmt!r}")
+
+
+# Characters XML 1.0 cannot hold at all, not even escaped.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_text(value: Any) -> Any:
+    """``value`` with characters XML cannot hold replaced by U+FFFD (strings only)."""
+    return _NOT_XML.sub("\ufffd", value) if isinstance(value, str) else value
 
 
 def _quote(text: str) -> str:
