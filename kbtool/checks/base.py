@@ -3,20 +3,28 @@
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Span
 
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    char = match.group()
+    return {"\n": "\\n", "\r": "\\r"}.get(char, f"\\x{ord(char):02x}")
+
 
 def diagnostic(code: str, span: Span, message: str, fix: str | None = None) -> Diagnostic:
     """A diagnostic at its default severity; the configuration may change it later.
 
-    A diagnostic is one line: line breaks in the message (from a value written in the page,
-    say) are shown escaped.
+    A diagnostic is one line of plain text: line breaks and other control characters in the
+    message (from a value written in the page, say) are shown escaped.
     """
-    message = message.replace("\r", "\\r").replace("\n", "\\n")
+    message = _CONTROL.sub(_escape, message)
     return Diagnostic(span.path, span.line, span.col, code, RULES[code].severity, message, fix)
 
 
