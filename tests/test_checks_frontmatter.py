@@ -220,3 +220,9 @@ def test_a_line_break_in_a_value_does_not_break_the_diagnostic_line(one_page, pa
     diagnostics = one_page(page(type='"con\\ncept"'), select=["KB1", "KB2"])
     (d,) = diagnostics
     assert d.code == "KB110" and "\n" not in d.message and "'con\\ncept'" in d.message
+
+
+def test_control_characters_in_a_value_are_shown_escaped(one_page, page) -> None:
+    # A page must not be able to send terminal escape sequences through kbtool's output.
+    (d,) = one_page(page(type='"con\\x1b[31mcept"'))
+    assert d.code == "KB110" and "'con\\x1b[31mcept'" in d.message and "\x1b" not in d.message

@@ -126,3 +126,14 @@ def test_stats(wiki: Wiki) -> None:
     text = format_stats(data)
     assert text.splitlines()[0] == "5 pages, 5 edges, 2 components (largest: 4 pages)"
     assert text.rstrip().endswith("orphans (1):\n  wiki/d.md")
+
+
+def test_graphml_holds_titles_and_tags_with_control_characters(make_wiki, page) -> None:
+    # XML 1.0 cannot hold most control characters even escaped: they used to make the
+    # GraphML unreadable. They are replaced by U+FFFD.
+    root = make_wiki({"wiki/a.md": page("# Bad \x0b title \x1b[31m\n", tags='["a\\x01b"]')})
+    graph = build_graph(load_wiki(load_config(root), jobs=1, use_cache=False))
+    again = nx.read_graphml(io.BytesIO(export(graph, "graphml").encode("utf-8")))
+    assert again.nodes["wiki/a.md"]["title"] == "Bad \ufffd title \ufffd[31m"
+    assert again.nodes["wiki/a.md"]["tags"] == "a\ufffdb"
+    assert json.loads(export(graph, "json"))["nodes"][0]["title"] == "Bad \x0b title \x1b[31m"
