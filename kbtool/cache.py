@@ -1,32 +1,55 @@
 """Parsed pages cached under ``.kbtool/`` by content hash, never by mtime.
 
 One pickle file maps path -> Page; an entry is reused only when the file's content digest is
-the same. The header holds kbtool's version and the configuration fingerprint: any change to
-either starts the cache afresh. A corrupt or foreign file is ignored and rewritten.
+the same. The header holds kbtool's version, a digest of the parser's own source and the
+configuration fingerprint: any change to one of them starts the cache afresh. A corrupt or
+foreign file is ignored and rewritten. The unpickler accepts only the page model's classes, so
+a cache file planted in a cloned repository cannot run code.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
 import tempfile
+from functools import cache
 from pathlib import Path
+from typing import Any
 
-from kbtool import __version__
+from kbtool import __version__, model
 from kbtool.model import Page
 
 _FORMAT = 1
+_MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "Span"}
+
+
+@cache
+def _parser_digest() -> str:
+    """The parser's source, so editing it (an editable install) invalidates parsed pages."""
+    package = Path(__file__).parent
+    digest = hashlib.blake2b(digest_size=12)
+    for path in sorted([package / "model.py", *(package / "parse").glob("*.py")]):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
 
 
 def _header(fingerprint: str) -> tuple[object, ...]:
-    return ("kbtool-pages", _FORMAT, __version__, fingerprint)
+    return ("kbtool-pages", _FORMAT, __version__, _parser_digest(), fingerprint)
+
+
+class _ModelUnpickler(pickle.Unpickler):
+    def find_class(self, module: str, name: str) -> Any:
+        if module == "kbtool.model" and name in _MODEL_CLASSES:
+            return getattr(model, name)
+        raise pickle.UnpicklingError(f"{module}.{name} is not part of the page model")
 
 
 def load_pages(cache_dir: Path, fingerprint: str) -> dict[str, Page]:
     path = cache_dir / "pages.pickle"
     try:
         with path.open("rb") as f:
-            header, pages = pickle.load(f)
+            header, pages = _ModelUnpickler(f).load()
     except FileNotFoundError:
         return {}
     except Exception:  # Corrupt, truncated or written by another version: start afresh.

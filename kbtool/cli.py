@@ -39,19 +39,33 @@ class _UsageExit(Exception):
     pass
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _chosen_command(argv: Sequence[str]) -> str | None:
+    """The command named on the command line, found before parsing."""
+    tokens = iter(argv)
+    for token in tokens:
+        if token in ("-C", "--root"):
+            next(tokens, None)
+        elif not token.startswith("-"):
+            return token if token in COMMANDS else None
+    return None
+
+
+def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
+    """The parser; only the chosen command's module is imported (some import heavy libraries)."""
     parser = _Parser(prog="kbtool", description="Check, test and publish a Markdown knowledge base.")
     parser.add_argument("--version", action="version", version=f"kbtool {__version__}")
     parser.add_argument("-C", "--root", default=None, help="repository root (default: nearest pyproject.toml)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
-        command = importlib.import_module(f"kbtool.commands.{module}")
-        command.add_arguments(sub.add_parser(name, help=help_text, description=help_text))
+        command_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if name == chosen:
+            importlib.import_module(f"kbtool.commands.{module}").add_arguments(command_parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(_chosen_command(argv))
     try:
         args = parser.parse_args(argv)
     except _UsageExit as error:

@@ -193,3 +193,22 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     diagnostics = run_checks(one)
     assert run_checks(two) == diagnostics
     assert {"KB103", "KB001", "KB201", "KB209", "KB303"} <= {d.code for d in diagnostics}
+
+
+class _Planted:
+    """Unpickling this would call a function: a cache file planted in a cloned repository."""
+
+    def __reduce__(self):  # noqa: ANN204
+        return (Path.touch, (Path("PLANTED"),))
+
+
+def test_a_planted_cache_file_runs_no_code(root: Path, parses: list[str], monkeypatch) -> None:
+    monkeypatch.chdir(root)
+    load(root)
+    fingerprint = load_config(root).fingerprint()
+    header = cache._header(fingerprint)
+    (root / ".kbtool" / "pages.pickle").write_bytes(pickle.dumps((header, {"x": _Planted()})))
+    parses.clear()
+    load(root)
+    assert not (root / "PLANTED").exists()
+    assert len(parses) == 3  # the planted file was refused as a whole and the pages re-parsed
