@@ -24,7 +24,7 @@ import html as html_lib
 import re
 
 #: Bump when the spelling changes, so that no older index is reused.
-VERSION = 2
+VERSION = 3
 #: Hex digits spelled as letters: Pagefind keeps an all-letter word whole in every language.
 _NIBBLES = "abcdefghijklmnop"
 #: Characters indexed as bigrams: CJK ideographs, kana, Hangul syllables (BMP only; the rare
@@ -39,6 +39,11 @@ BREAK = "kbgre"
 
 #: Weights of the fields that rank first; the rest of the body has Pagefind's default, 1.
 WEIGHTS = {"title": 10, "summary": 5}
+#: Meta fields holding the title's and summary's bigrams. A quoted phrase is not ranked by
+#: Pagefind, and content weights barely move BM25 scores, so search.js orders the phrase's
+#: pages by the same words unquoted with large ``metaWeights`` on these fields: title matches
+#: first, then summary matches, then the rest.
+META_FIELDS = {"title": "kbtitle", "summary": "kbsummary"}
 #: Elements whose text Pagefind does not index (besides ``data-pagefind-ignore``).
 _SKIPPED = frozenset({"script", "style", "noscript", "template", "form", "nav", "footer", "svg"})
 #: Elements whose content is not markup: skipped to their end tag.
@@ -105,7 +110,7 @@ def spell_query(query: str) -> str:
         phrases.append(words[0] if len(run) == 1 else '"' + " ".join(words) + '"')
         return " "
 
-    rest = _CJK_RUN.sub(take, re.sub("[\"\u201c\u201d]", " ", query))
+    rest = _CJK_RUN.sub(take, re.sub('["\u201c\u201d]', " ", query))
     return " ".join([*phrases, " ".join(rest.split())]).strip()
 
 
@@ -154,22 +159,29 @@ def page_text(html: str) -> dict[str, str] | None:
 
 
 def grams_block(html: str) -> str | None:
-    """The hidden element of bigram words for one page, or None if Pagefind skips the page."""
+    """The hidden elements of bigram words for one page, or None if Pagefind skips the page:
+    a body of bigrams for every field, and the title's and summary's bigrams again as meta
+    fields (:data:`META_FIELDS`), which Pagefind's ``metaWeights`` boost."""
     text = page_text(html)
     if text is None:
         return None
     paragraphs = [SENTINEL]
+    metas = []
     for name, value in text.items():
         # A run repeated on a page (a table column, a recurring label) is indexed once: the
         # phrase still matches, and the most common terms' posting lists, which are what a
         # query downloads, stay short.
-        words = gram_words("\n".join(dict.fromkeys(_CJK_RUN.findall(value))))
-        if words:
-            weight = WEIGHTS.get(name)
-            attr = f' data-pagefind-weight="{weight}"' if weight else ""
-            paragraphs.append(f"<p{attr}>{' '.join(words)}</p>")
+        words = " ".join(gram_words("\n".join(dict.fromkeys(_CJK_RUN.findall(value)))))
+        if not words:
+            continue
+        weight = WEIGHTS.get(name)
+        attr = f' data-pagefind-weight="{weight}"' if weight else ""
+        paragraphs.append(f"<p{attr}>{words}</p>")
+        if name in META_FIELDS:
+            metas.append(f'<div hidden data-pagefind-meta="{META_FIELDS[name]}">{words}</div>')
     # A body of its own: Pagefind indexes every data-pagefind-body element of a page, in order.
-    return f"<div hidden data-pagefind-body data-kbtool-grams>{''.join(paragraphs)}</div>"
+    body = f"<div hidden data-pagefind-body data-kbtool-grams>{''.join(paragraphs)}</div>"
+    return body + "".join(metas)
 
 
 def augment(html: str) -> str | None:

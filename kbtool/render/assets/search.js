@@ -75,7 +75,12 @@
     if (!pagefind) {
       pagefind = import(new URL("pagefind/pagefind.js", ROOT).href).then(async (pf) => {
         // Pagefind's URLs start at the site root; prefix the folder the site is served from.
-        await pf.options({ baseUrl: ROOT.pathname });
+        // The meta weights make a title match outrank any body match, and a summary match any
+        // body match (kbtitle / kbsummary hold the bigrams of title and summary).
+        await pf.options({
+          baseUrl: ROOT.pathname,
+          ranking: { metaWeights: { title: 100, kbtitle: 100, summary: 40, kbsummary: 40 } },
+        });
         return pf;
       });
       pagefind.catch(() => {
@@ -92,11 +97,13 @@
     return (cut >= 0 ? content.slice(0, cut) : content).replace(/\u200b/g, "").trim();
   }
 
+  /** Order within a batch: the page titled exactly so, title matches, summary matches, the rest. */
   function rank(item, words) {
     const has = (text) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
-    if (has(item.title)) return 0;
-    if (has(item.summary)) return 1;
-    return 2;
+    if (item.title.trim().toLowerCase() === words.join(" ")) return 0;
+    if (has(item.title)) return 1;
+    if (has(item.summary)) return 2;
+    return 3;
   }
 
   /** A window of text around the first match, as [text, isMatch] pieces. */
@@ -137,9 +144,9 @@
     const found = await pf.search(asked);
     let ranked = found.results;
     if (asked.includes('"')) {
-      // Pagefind ranks a quoted phrase without the title and summary weights; the same words
-      // unquoted are ranked with them (and need no further download). Keep the phrase's pages
-      // in the unquoted order.
+      // Pagefind gives every page of a quoted phrase the same score; the same words unquoted
+      // are ranked, with the meta weights, and need no further download. Keep the phrase's
+      // pages, in the unquoted order.
       const exact = new Set(found.results.map((r) => r.id));
       const loose = await pf.search(asked.replace(/"/g, ""));
       ranked = loose.results.filter((r) => exact.delete(r.id));
