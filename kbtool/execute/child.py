@@ -3,11 +3,11 @@
 It starts clean: its own process group, standard streams on pipes the worker reads (output is
 captured and capped from outside), every other inherited descriptor closed, a fresh temporary
 working directory, a new ``__main__`` namespace, reseeded random generators, limits applied.
-It reports to the worker on descriptor 3, one JSON line per event, and after each cell waits
-for the worker's go-ahead on descriptor 4: by then the worker has read all the output of that
-cell, so no output of the next cell can be charged to it.
+It reports to the worker on descriptor 3, one JSON line per event, and after each cell writes
+an end-of-cell marker to its stdout and stderr, so that the worker charges each cell its own
+output without the two processes ever waiting for each other.
 
-    {"start": i}                  cell i (position in the request) begins
+    {"start": i, "at": t}         cell i (position in the request) begins at monotonic time t
     {"cell": i, "status": ...}    cell i's outcome (see evaluate.Outcome)
     {"end": true, "leftover": b}  all done; b: some process the cells started is still running
     {"crash": "traceback"}        a bug in kbtool itself
@@ -25,6 +25,7 @@ import random
 import signal
 import sys
 import tempfile
+import time
 import traceback
 from typing import Any, NoReturn, TextIO
 
@@ -32,13 +33,14 @@ from kbtool.execute import procs
 from kbtool.execute.evaluate import Page
 from kbtool.execute.figures import quiet_show
 from kbtool.execute.limits import disable_network, limit_memory
+from kbtool.execute.output import end_marker
 from kbtool.execute.protocol import encode, write_all
 
-CONTROL_FD, GO_FD = 3, 4
+CONTROL_FD = 3
 
 
-def run_page(request: dict[str, Any], pipes: tuple[int, int, int, int], workdir: str) -> NoReturn:
-    """Run in the forked child; never returns. ``pipes``: control, go-ahead, stdout, stderr."""
+def run_page(request: dict[str, Any], pipes: tuple[int, int, int], workdir: str) -> NoReturn:
+    """Run in the forked child; never returns. ``pipes``: control, stdout, stderr."""
     code = 0
     try:
         _isolate(*pipes)
@@ -53,21 +55,20 @@ def run_page(request: dict[str, Any], pipes: tuple[int, int, int, int], workdir:
         os._exit(code)
 
 
-def _isolate(control: int, go: int, stdout: int, stderr: int) -> None:
+def _isolate(control: int, stdout: int, stderr: int) -> None:
     os.setpgid(0, 0)
     procs.die_with_parent()
     procs.become_subreaper()
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     # Lift the pipes above the standard descriptors first, so no dup2 clobbers another.
-    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (control, go, stdout, stderr)]
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (control, stdout, stderr)]
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
-    os.dup2(high[2], 1)
-    os.dup2(high[3], 2)
-    os.dup2(high[0], CONTROL_FD, inheritable=False)  # subprocesses must not hold these two
-    os.dup2(high[1], GO_FD, inheritable=False)
-    os.closerange(GO_FD + 1, os.sysconf("SC_OPEN_MAX"))  # the worker's and other pages'
+    os.dup2(high[1], 1)
+    os.dup2(high[2], 2)
+    os.dup2(high[0], CONTROL_FD, inheritable=False)  # subprocesses must not hold the report pipe
+    os.closerange(CONTROL_FD + 1, os.sysconf("SC_OPEN_MAX"))  # the worker's and other pages'
     # Line-buffered, so what a cell printed before it hung or crashed is not lost.
     streams = {
         "stdin": open(0, encoding="utf-8", closefd=False),  # noqa: SIM115
@@ -109,14 +110,15 @@ def _run_cells(request: dict[str, Any]) -> None:
     for position, cell in enumerate(cells):
         if cell["mode"] == "skip":
             continue
-        _send({"start": position})
+        _send({"start": position, "at": time.monotonic()})
         outcome = page.run(cell)
         _flush()
+        marker = end_marker(request["nonce"], position)
+        write_all(1, marker)
+        write_all(2, marker)
         _send({"cell": position, **outcome.to_wire()})
         if outcome.status == "failed":
             break
-        if not os.read(GO_FD, 1):
-            raise BrokenPipeError("the worker is gone")
     _send({"end": True, "leftover": procs.has_children()})
 
 

@@ -63,5 +63,7 @@ def to_dict(result: PageResult) -> dict[str, Any]:
 
 
 def from_dict(data: dict[str, Any]) -> PageResult:
-    cells = tuple(CellResult(**{**c, "figures": tuple(c.get("figures", ()))}) for c in data["cells"])
+    cells = tuple(
+        CellResult(**{**c, "figures": tuple(c.get("figures", ()))}) for c in data["cells"]
+    )
     return PageResult(**{**data, "cells": cells})

@@ -94,25 +94,24 @@ class Runner:
         return self.process
 
     def close(self, abort: bool = False) -> None:
-        """Stop the worker. Between runs it holds no page and no state worth a clean exit, so
-        it is killed (tearing down numpy and matplotlib takes longer than a page); with
-        ``abort`` (Ctrl-C in the middle of a run) it is asked to kill its page processes first."""
+        """Stop the worker: it cleans up after its last pages and exits (it skips interpreter
+        teardown); with ``abort`` (Ctrl-C in the middle of a run) it kills its pages first."""
         process, self.process = self.process, None
         if process is None:
             return
         try:
             if abort:
                 process.terminate()  # the worker kills its page processes on SIGTERM
-                process.wait(timeout=10)
+            if process.stdin is not None:
+                with contextlib.suppress(OSError):
+                    process.stdin.close()  # no more requests: the worker finishes and exits
+            process.wait(timeout=10)
         except subprocess.TimeoutExpired:
-            pass
-        finally:
             process.kill()
             process.wait()
-            for stream in (process.stdin, process.stdout):
-                if stream is not None:
-                    with contextlib.suppress(OSError):
-                        stream.close()
+        finally:
+            if process.stdout is not None:
+                process.stdout.close()
 
     def run(self, plans: Iterable[PagePlan]) -> Iterator[PageResult]:
         """Run each plan in a page process of its own; results come in completion order."""

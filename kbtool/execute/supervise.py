@@ -11,18 +11,20 @@ from __future__ import annotations
 
 import contextlib
 import os
+import secrets
 import shutil
 import signal
 import stat
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 from kbtool.execute import procs
 from kbtool.execute.child import run_page
-from kbtool.execute.output import CappedBuffer, mebibytes
+from kbtool.execute.output import CappedBuffer, CellSplitter, mebibytes
 from kbtool.execute.protocol import LineReader, ProtocolError
 from kbtool.execute.results import CellResult, PageResult, PageStatus, to_dict
 
@@ -41,15 +43,14 @@ class Failure:
 
 class PageProcess:
     def __init__(self, request: dict[str, Any]) -> None:
-        self.request = request
+        self.nonce = secrets.token_hex(8)
+        self.request = {**request, "nonce": self.nonce}
         self.cells: list[dict[str, Any]] = request["cells"]
         limit = request["output_limit"]
-        self.stdout = [CappedBuffer(limit) for _ in self.cells]
-        self.stderr = [CappedBuffer(limit) for _ in self.cells]
+        self.runnable = [i for i, cell in enumerate(self.cells) if cell["mode"] != "skip"]
+        self.current = self.runnable[0] if self.runnable else 0  # the cell running (or next)
         self.outcomes: dict[int, dict[str, Any]] = {}
         self.started: dict[int, float] = {}
-        runnable = [i for i, cell in enumerate(self.cells) if cell["mode"] != "skip"]
-        self.current = runnable[0] if runnable else 0  # the cell that output is charged to
         self.ended = False
         self.leftover = False
         self.crash: str | None = None
@@ -57,13 +58,16 @@ class PageProcess:
         self.reader = LineReader()
         self.pid = 0
         self.deadline = 0.0
+        self.streams: dict[int, _Stream] = {}
+        self._limit = limit
+        self.status: int | None = None  # wait status, once the process has exited
+        self.reported = False
 
     # -- starting ---------------------------------------------------------------------------
 
     def start(self) -> None:
         self.workdir = tempfile.mkdtemp(prefix="kbtool-page-")
         control_r, control_w = os.pipe()
-        go_r, go_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
         sys.stdout.flush()
@@ -71,17 +75,22 @@ class PageProcess:
         self.clock = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            run_page(self.request, (control_w, go_r, stdout_w, stderr_w), self.workdir)
-        for fd in (control_w, go_r, stdout_w, stderr_w):
+            run_page(self.request, (control_w, stdout_w, stderr_w), self.workdir)
+        for fd in (control_w, stdout_w, stderr_w):
             os.close(fd)
-        self.go = go_w
         # Also done by the child: whichever runs first, the group exists before any kill.
         with contextlib.suppress(PermissionError, ProcessLookupError):
             os.setpgid(pid, pid)
         for fd in (control_r, stdout_r, stderr_r):
             os.set_blocking(fd, False)
         self.pid = pid
-        self.control, self.out, self.err = control_r, stdout_r, stderr_r
+        self.control = control_r
+        first = self.current
+        self.streams = {
+            stdout_r: _Stream(self.nonce, self._limit, len(self.cells), first),
+            stderr_r: _Stream(self.nonce, self._limit, len(self.cells), first),
+        }
+        self.out, self.err = stdout_r, stderr_r
         self.pidfd = procs.pidfd(pid)
         self.deadline = self.clock + self._timeout(self.current)
 
@@ -99,23 +108,20 @@ class PageProcess:
         if fd == self.control:
             self._on_messages(data)
         elif data:
-            self._charge_output(fd, data)
+            self._on_output(fd, data)
         return open_
 
-    def _charge_output(self, fd: int, data: bytes) -> None:
-        buffers = self.stdout if fd == self.out else self.stderr
-        buffer = buffers[self.current]
-        buffer.add(data)
-        if buffer.overflowed and self.stopped is None:
-            limit = mebibytes(buffer.limit)
+    def _on_output(self, fd: int, data: bytes) -> None:
+        stream = self.streams[fd]
+        overflowed = stream.feed(data, self._next_runnable)
+        if overflowed is not None and self.stopped is None:
+            limit = mebibytes(self._limit)
             reason = f"output exceeded the limit of {limit} a cell (output-limit-kb); page stopped"
-            self.stop(Failure(self.current, reason, "KB407"))
+            self.stop(Failure(overflowed, reason, "KB407"))
 
-    def _drain_output(self) -> None:
-        for fd in (self.out, self.err):
-            data, _ = _read_available(fd)
-            if data:
-                self._charge_output(fd, data)
+    def _next_runnable(self, position: int) -> int:
+        later = [i for i in self.runnable if i > position]
+        return later[0] if later else position
 
     def _on_messages(self, data: bytes) -> None:
         try:
@@ -125,35 +131,26 @@ class PageProcess:
             self.stop(Failure(None, reason, "KB408"))
             return
         for message in messages:
-            now = time.monotonic()
             if "start" in message:
+                # The page process's clock is ours (CLOCK_MONOTONIC): a late look here does
+                # not lengthen the cell's time.
                 self.current = message["start"]
-                self.started[self.current] = now
-                self.deadline = now + self._timeout(self.current)
+                self.started[self.current] = message["at"]
+                self.deadline = message["at"] + self._timeout(self.current)
             elif "cell" in message:
-                # The page process waits for our go-ahead after each cell, so what is in the
-                # pipes now is this cell's output and none of the next one's.
-                self._drain_output()
                 self.outcomes[message["cell"]] = message
-                self.deadline = now + self._timeout(message["cell"] + 1)
-                if message["status"] != "failed":
-                    self._go_ahead()
+                self.deadline = time.monotonic() + self._timeout(message["cell"] + 1)
             elif "end" in message:
                 self.ended, self.leftover = True, bool(message.get("leftover"))
             elif "crash" in message:
                 self.crash = str(message["crash"])
-
-    def _go_ahead(self) -> None:
-        # The page process may have died meanwhile; its exit tells the rest.
-        with contextlib.suppress(BrokenPipeError):
-            os.write(self.go, b"+")
 
     def _timeout(self, position: int) -> float:
         cells = self.cells
         return float(cells[min(position, len(cells) - 1)]["timeout"]) if cells else 60.0
 
     def check_deadline(self, now: float) -> None:
-        if self.stopped is None and now > self.deadline:
+        if self.stopped is None and not self.ready and now > self.deadline:
             position = self.current if self.current in self.started else None
             seconds = self._timeout(self.current)
             reason = (
@@ -171,31 +168,46 @@ class PageProcess:
         procs.kill_group(self.pid)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(self.pid, 0)
-        _remove_tree(self.workdir)
+        self.clean_up()
 
     def has_exited(self) -> bool:
-        pid, status = os.waitpid(self.pid, os.WNOHANG)
-        if pid == 0:
-            return False
-        self.status = status
+        if self.status is None:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            if pid == 0:
+                return False
+            self.status = status
         return True
 
     # -- the end ----------------------------------------------------------------------------
 
-    def finish(self, keep: set[int]) -> dict[str, Any]:
-        """Once the process has exited: drain, clean up, and the page's result as a dict."""
+    @property
+    def ready(self) -> bool:
+        """Whether the result can be reported: the process has exited, or it said it ended
+        with nothing left running. Its exit (tearing down a copy of numpy and matplotlib
+        takes milliseconds) then need not be waited for: :meth:`clean_up` follows later."""
+        return self.status is not None or (self.ended and not self.leftover)
+
+    def report(self, keep: set[int]) -> dict[str, Any]:
+        """The page's result as a dict; first, what the page left running is killed."""
         self._drain(self.control, self._on_messages)
         left = []
-        if not (self.ended and not self.leftover) or procs.kill_group(self.pid):
+        clean = self.ended and not self.leftover and self.stopped is None
+        if self.status is not None and (not clean or procs.kill_group(self.pid)):
             left = procs.kill_orphans(keep)
             procs.kill_group(self.pid)
-        # Only now, with every writer gone, can the output pipes be read to their end.
-        self._drain(self.out, lambda data: self._charge_output(self.out, data))
-        self._drain(self.err, lambda data: self._charge_output(self.err, data))
-        for fd in (*self.fds(), self.go):
+        # With every writer gone (or finished), the output pipes hold all there is to read.
+        for fd, stream in self.streams.items():
+            self._drain(fd, lambda data, fd=fd: self._on_output(fd, data))
+            stream.close()
+        self.reported = True
+        return to_dict(self._result(left, time.monotonic() - self.clock))
+
+    def clean_up(self) -> None:
+        """After the exit: nothing of the page may remain, not even its scratch folder."""
+        procs.kill_group(self.pid)
+        for fd in self.fds():
             os.close(fd)
         _remove_tree(self.workdir)
-        return to_dict(self._result(left, time.monotonic() - self.clock))
 
     @staticmethod
     def _drain(fd: int, consume: Any) -> None:
@@ -226,6 +238,7 @@ class PageProcess:
             return Failure(None, f"kbtool error in the page process: {last}", "KB410")
         if not self.ended:
             running = self.current in self.started and self.current not in self.outcomes
+            assert self.status is not None, "a page that did not end has exited"
             return Failure(self.current if running else None, _death(self.status), "KB408")
         if self.leftover or left:
             names = ", ".join(sorted(set(left))) or "?"
@@ -237,7 +250,7 @@ class PageProcess:
         self, position: int, cell: dict[str, Any], failure: Failure | None
     ) -> CellResult:
         index, line = cell["index"], cell["line"]
-        stdout, stderr = self.stdout[position].text(), self.stderr[position].text()
+        stdout, stderr = (self.streams[fd].buffers[position].text() for fd in (self.out, self.err))
         outcome = self.outcomes.get(position)
         if failure is not None and position == failure.position:
             took = time.monotonic() - self.started.get(position, self.clock)
@@ -269,6 +282,33 @@ class PageProcess:
         if cell["mode"] == "skip":
             return CellResult(index, line, "skipped", reason="skip-execution")
         return CellResult(index, line, "not-run", stdout=stdout, stderr=stderr)
+
+
+class _Stream:
+    """One output pipe of a page process: split at end-of-cell markers, kept per cell."""
+
+    def __init__(self, nonce: str, limit: int, cells: int, first: int) -> None:
+        self.splitter = CellSplitter(nonce)
+        self.buffers = [CappedBuffer(limit) for _ in range(cells)]
+        self.owner = first  # the cell whose output comes now
+
+    def feed(self, data: bytes, next_cell: Callable[[int], int]) -> int | None:
+        """Charge ``data`` to its cells; the position of a cell that went over the limit."""
+        overflowed = None
+        for chunk, ended in self.splitter.feed(data):
+            if chunk and self.buffers:
+                buffer = self.buffers[self.owner]
+                buffer.add(chunk)
+                if buffer.overflowed and overflowed is None:
+                    overflowed = self.owner
+            if ended is not None:
+                self.owner = next_cell(ended)
+        return overflowed
+
+    def close(self) -> None:
+        rest = self.splitter.flush()
+        if rest and self.buffers:
+            self.buffers[self.owner].add(rest)
 
 
 def _read_available(fd: int) -> tuple[bytes, bool]:

@@ -16,6 +16,7 @@ It runs up to ``jobs`` page processes at once and exits when stdin closes and al
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import os
@@ -60,6 +61,11 @@ def preload(modules: list[str]) -> None:
             continue  # not installed here: the cells that need it will say so themselves
         except Exception as error:  # a module that breaks on import; not the worker's problem
             print(f"kbtool worker: preloading {name} failed: {error!r}", file=sys.stderr)
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        # Every page process reseeds numpy's global generator; the first seeding initialises
+        # lazily (~15 ms, megabytes of memory touched), so it is done once, here.
+        numpy.random.seed()
 
 
 class Worker:
@@ -77,9 +83,9 @@ class Worker:
 
     def serve(self) -> None:
         while self.accepting or self.queue or self.pages:
-            while self.queue and len(self.pages) < self.jobs:
+            while self.queue and self._running() < self.jobs:
                 self._start(self.queue.popleft())
-            for fd in self._ready():
+            for fd, _ in self.poll.poll(self._wait_ms()):
                 if fd == self.requests_fd:
                     self._read_requests()
                 elif fd in self.owners and not self.owners[fd].on_readable(fd):
@@ -88,19 +94,18 @@ class Worker:
             now = time.monotonic()
             for page in list(self.pages.values()):
                 page.check_deadline(now)
-                if page.has_exited():
-                    self._finish(page)
-
-    def _ready(self) -> list[int]:
-        """Descriptors ready to read, report pipes first: a cell's start must be known before
-        the output that follows it is charged to a cell."""
-        fds = [fd for fd, _ in self.poll.poll(self._wait_ms())]
-        return sorted(fds, key=lambda fd: fd not in self.owners or fd != self.owners[fd].control)
+                exited = page.has_exited()
+                if page.ready and not page.reported:
+                    result = page.report(keep=set(self.pages))
+                    self._send({"result": page.request["id"], "page": result})
+                if exited:
+                    self._forget(page)
 
     def _wait_ms(self) -> int | None:
         if not self.pages:
             return None
-        soonest = min(page.deadline for page in self.pages.values()) - time.monotonic()
+        deadlines = [page.deadline for page in self.pages.values() if not page.reported]
+        soonest = min(deadlines, default=time.monotonic() + 60) - time.monotonic()
         if any(page.pidfd is None for page in self.pages.values()):
             soonest = min(soonest, _POLL_INTERVAL)
         return max(0, int(soonest * 1000) + 1)
@@ -122,14 +127,17 @@ class Worker:
             self.poll.register(fd, select.POLLIN)
         self._send({"started": request["id"]})
 
-    def _finish(self, page: PageProcess) -> None:
+    def _running(self) -> int:
+        """Pages not yet reported (one that has reported may still be exiting)."""
+        return sum(not page.reported for page in self.pages.values())
+
+    def _forget(self, page: PageProcess) -> None:
         for fd in page.fds():
             if fd in self.owners:
                 self.poll.unregister(fd)
                 del self.owners[fd]
         del self.pages[page.pid]
-        result = page.finish(keep=set(self.pages))
-        self._send({"result": page.request["id"], "page": result})
+        page.clean_up()
 
     def _send(self, message: dict[str, Any]) -> None:
         write_all(self.results_fd, encode(message))
@@ -156,6 +164,10 @@ def main(settings_json: str | None = None) -> None:
     signal.signal(signal.SIGTERM, _raise_exit)
     signal.signal(signal.SIGINT, _raise_exit)
     preload(settings.get("preload", []))
+    # Everything imported so far is shared with every page process. Frozen, the garbage
+    # collector of a page process never walks it, so its memory pages are never copied.
+    gc.collect()
+    gc.freeze()
     worker = Worker(settings.get("jobs", 1), 0, results_fd)
     try:
         worker.serve()
@@ -163,6 +175,8 @@ def main(settings_json: str | None = None) -> None:
         pass
     finally:
         worker.stop_all()
+    # Tearing down numpy and matplotlib takes longer than a page; nothing is left to flush.
+    os._exit(0)
 
 
 if __name__ == "__main__":
