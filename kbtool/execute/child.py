@@ -9,7 +9,8 @@ output without the two processes ever waiting for each other.
 
     {"start": i, "at": t}         cell i (position in the request) begins at monotonic time t
     {"cell": i, "status": ...}    cell i's outcome (see evaluate.Outcome)
-    {"end": true, "leftover": b}  all done; b: some process the cells started is still running
+    {"end": true, "left": [...]}  all done; the names of processes the cells left running,
+                                  which the page process has killed
     {"crash": "traceback"}        a bug in kbtool itself
 
 A cell that fails stops the page; the worker reports the cells after it as not run.
@@ -119,7 +120,10 @@ def _run_cells(request: dict[str, Any]) -> None:
         _send({"cell": position, **outcome.to_wire()})
         if outcome.status == "failed":
             break
-    _send({"end": True, "leftover": procs.has_children()})
+    # Orphans of the cells' processes were re-parented to this process (a subreaper), so it can
+    # find everything still running, kill it and name it for the report.
+    left = procs.kill_orphans(keep=set()) if procs.has_children() else []
+    _send({"end": True, "left": left})
 
 
 def _flush() -> None:

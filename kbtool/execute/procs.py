@@ -1,10 +1,11 @@
 """Process housekeeping on Linux: subreapers, parent-death signals, finding and killing leftovers.
 
 A page must leave no process behind. Each page process is the leader of its own process group
-and a *child subreaper*, so anything its cells start and orphan (a daemon that called setsid)
-is re-parented to it rather than to init; when the page process itself is gone, those
-orphans move up to the warm worker, which is a subreaper too and kills them. Everything here
-is best effort and degrades to a no-op where the kernel or platform does not offer it.
+and a *child subreaper*: anything its cells start and orphan (a daemon that called setsid) is
+re-parented to it rather than to init, so before it exits it finds, kills and names what is
+still running. If it dies first (timed out, crashed), its orphans move up to the warm worker,
+a subreaper too, which kills them. Everything here is best effort and degrades to a no-op
+where the kernel or platform does not offer it.
 """
 
 from __future__ import annotations

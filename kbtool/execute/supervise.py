@@ -52,7 +52,7 @@ class PageProcess:
         self.outcomes: dict[int, dict[str, Any]] = {}
         self.started: dict[int, float] = {}
         self.ended = False
-        self.leftover = False
+        self.left: list[str] = []  # what the cells left running (killed by the page process)
         self.crash: str | None = None
         self.stopped: Failure | None = None  # set when the worker stopped the page
         self.reader = LineReader()
@@ -141,7 +141,7 @@ class PageProcess:
                 self.outcomes[message["cell"]] = message
                 self.deadline = time.monotonic() + self._timeout(message["cell"] + 1)
             elif "end" in message:
-                self.ended, self.leftover = True, bool(message.get("leftover"))
+                self.ended, self.left = True, [str(name) for name in message.get("left", [])]
             elif "crash" in message:
                 self.crash = str(message["crash"])
 
@@ -183,24 +183,24 @@ class PageProcess:
     @property
     def ready(self) -> bool:
         """Whether the result can be reported: the process has exited, or it said it ended
-        with nothing left running. Its exit (tearing down a copy of numpy and matplotlib
-        takes milliseconds) then need not be waited for: :meth:`clean_up` follows later."""
-        return self.status is not None or (self.ended and not self.leftover)
+        (having killed whatever the cells left running). Its exit (tearing down a copy of numpy
+        and matplotlib takes milliseconds) then need not be waited for: :meth:`clean_up`
+        follows later."""
+        return self.status is not None or self.ended
 
     def report(self, keep: set[int]) -> dict[str, Any]:
-        """The page's result as a dict; first, what the page left running is killed."""
+        """The page's result as a dict. A page process that did not end normally (timed out,
+        crashed) could not clean up: what it left is re-parented to the worker and killed."""
         self._drain(self.control, self._on_messages)
-        left = []
-        clean = self.ended and not self.leftover and self.stopped is None
-        if self.status is not None and (not clean or procs.kill_group(self.pid)):
-            left = procs.kill_orphans(keep)
+        if self.status is not None and (not self.ended or self.stopped is not None):
+            procs.kill_orphans(keep)
             procs.kill_group(self.pid)
         # With every writer gone (or finished), the output pipes hold all there is to read.
         for fd, stream in self.streams.items():
             self._drain(fd, lambda data, fd=fd: self._on_output(fd, data))
             stream.close()
         self.reported = True
-        return to_dict(self._result(left, time.monotonic() - self.clock))
+        return to_dict(self._result(time.monotonic() - self.clock))
 
     def clean_up(self) -> None:
         """After the exit: nothing of the page may remain, not even its scratch folder."""
@@ -218,8 +218,8 @@ class PageProcess:
             if not data or not open_:
                 return
 
-    def _result(self, left: list[str], duration: float) -> PageResult:
-        failure = self._failure(left)
+    def _result(self, duration: float) -> PageResult:
+        failure = self._failure()
         cells = [self._cell_result(i, cell, failure) for i, cell in enumerate(self.cells)]
         reason, code = (failure.reason, failure.code) if failure else (None, None)
         first = next((i for i, c in enumerate(cells) if c.status == "failed"), None)
@@ -229,7 +229,7 @@ class PageProcess:
         status: PageStatus = "failed" if reason is not None else "passed"
         return PageResult(self.request["path"], status, tuple(cells), duration, reason, code=code)
 
-    def _failure(self, left: list[str]) -> Failure | None:
+    def _failure(self) -> Failure | None:
         """What stopped the page, if it did not end normally."""
         if self.stopped is not None:
             return self.stopped
@@ -240,9 +240,9 @@ class PageProcess:
             running = self.current in self.started and self.current not in self.outcomes
             assert self.status is not None, "a page that did not end has exited"
             return Failure(self.current if running else None, _death(self.status), "KB408")
-        if self.leftover or left:
-            names = ", ".join(sorted(set(left))) or "?"
-            count = f"{len(left)} processes" if len(left) > 1 else "a process"
+        if self.left:
+            names = ", ".join(sorted(set(self.left)))
+            count = f"{len(self.left)} processes" if len(self.left) > 1 else "a process"
             return Failure(None, f"cells left {count} running ({names}); killed", "KB409")
         return None
 
