@@ -1,0 +1,164 @@
+"""What isolating each page costs: ``kbtool test`` and ``pytest`` against a fresh interpreter.
+
+Generates a repository of N pages (default 200) with 4 small cells each, half of them using
+numpy, then times, in one run:
+
+- each page's cells run in-process, one after the other: the cells' own work;
+- each page run as a script in a fresh interpreter (``python page.py``), serially: the cost of
+  isolation by a new process per page, which is what a notebook-per-page runner pays;
+- ``kbtool test`` cold (no cache) with one job and with two, then again with the cache;
+- ``pytest`` with the plugin, serially and with ``-n 2``, cold, then serially with the cache.
+
+Per-page overhead is (wall time - the cells' own work) / N; with two workers, the cells' work
+is divided between them. The last line is the worker's own overhead per page (fork, pipes,
+scratch folder, cleanup), from the page and cell durations ``kbtool test --format json`` reports.
+This is a script that prints figures, not a test: ``python benchmarks/bench_test.py [-n 200]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+NUMPY_CELLS = [
+    "import numpy as np\n\nvalues = np.arange(64.0)\n",
+    "grid = values.reshape(8, 8) @ np.ones(8)\nassert grid.shape == (8,)\n",
+    "total = float(grid.sum())\nprint(f'total = {total}')\n",
+    "{'mean': float(values.mean()), 'max': float(values.max())}\n",
+]
+PLAIN_CELLS = [
+    "import math\n\nvalues = [i * 0.5 for i in range(64)]\n",
+    "squares = [v * v for v in values]\nassert len(squares) == 64\n",
+    "total = math.fsum(squares)\nprint(f'total = {total}')\n",
+    "{'mean': total / len(squares), 'max': max(squares)}\n",
+]
+PYPROJECT = """\
+[tool.kbtool]
+wiki = "wiki"
+
+[tool.pytest.ini_options]
+testpaths = ["wiki"]
+"""
+
+
+def generate(root: Path, count: int) -> list[list[str]]:
+    """Write ``count`` pages under ``root/wiki``; return each page's cells."""
+    (root / "wiki").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+    pages = []
+    for number in range(count):
+        cells = NUMPY_CELLS if number % 2 == 0 else PLAIN_CELLS
+        body = "\n".join(f"Step {i}.\n\n```python\n{code}```\n" for i, code in enumerate(cells, 1))
+        meta = f"---\ntype: concept\nsummary: page {number}\nupdated: 2026-01-01\n---\n"
+        text = f"{meta}# Page {number}\n\n{body}"
+        (root / "wiki" / f"page-{number:04d}.md").write_text(text, encoding="utf-8")
+        pages.append(cells)
+    return pages
+
+
+def cells_own_work(pages: list[list[str]]) -> float:
+    """Seconds to run every page's cells in this process, modules already imported."""
+    import numpy  # noqa: F401 - imported once, as the warm worker does: not the cells' work
+
+    started = time.perf_counter()
+    with contextlib.redirect_stdout(io.StringIO()):
+        for cells in pages:
+            namespace: dict[str, object] = {"__name__": "__main__"}
+            for code in cells:
+                exec(compile(code, "<cell>", "exec"), namespace)
+    return time.perf_counter() - started
+
+
+def timed(command: list[str], cwd: Path) -> tuple[float, str]:
+    started = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"failed: {' '.join(command)}\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
+    return seconds, done.stdout
+
+
+def fresh_interpreters(root: Path, pages: list[list[str]]) -> float:
+    scripts = root / "scripts"
+    scripts.mkdir()
+    paths = []
+    for number, cells in enumerate(pages):
+        path = scripts / f"page_{number:04d}.py"
+        path.write_text("\n".join(cells), encoding="utf-8")
+        paths.append(path)
+    started = time.perf_counter()
+    for path in paths:
+        subprocess.run([sys.executable, str(path)], cwd=scripts, capture_output=True, check=True)
+    return time.perf_counter() - started
+
+
+def worker_overhead(report: str) -> list[float]:
+    """Per page: the worker's wall time for it minus its cells' own durations, in ms."""
+    pages = json.loads(report)["pages"]
+    return [1000 * (p["duration"] - sum(c["duration"] for c in p["cells"])) for p in pages]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("-n", "--pages", type=int, default=200)
+    args = parser.parse_args()
+    count = args.pages
+    kbtool = [sys.executable, "-m", "kbtool", "test", "--format", "json"]
+    pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
+
+    with tempfile.TemporaryDirectory(prefix="kbtool-bench-") as folder:
+        root = Path(folder) / "repo"
+        pages = generate(root, count)
+        # Warm the disk cache and matplotlib's font cache, so the first timed run pays neither.
+        subprocess.run([sys.executable, "-c", "import numpy, matplotlib.pyplot"], check=True)
+
+        work = cells_own_work(pages)
+        rows: list[tuple[str, float, int]] = []
+        rows.append(
+            ("fresh interpreter per page, serial", fresh_interpreters(Path(folder), pages), 1)
+        )
+        seconds, _ = timed([*kbtool, "-j", "1", "--no-cache"], root)
+        rows.append(("kbtool test -j 1, cold", seconds, 1))
+        seconds, report = timed([*kbtool, "-j", "2", "--no-cache"], root)
+        rows.append(("kbtool test -j 2, cold", seconds, 2))
+        cached, _ = timed(kbtool, root)
+        rows.append(("kbtool test, cached", cached, 0))
+        rows.append(("pytest, serial, cold", timed([*pytest, "--kbtool-no-cache"], root)[0], 1))
+        rows.append(
+            ("pytest -n 2, cold", timed([*pytest, "-n", "2", "--kbtool-no-cache"], root)[0], 2)
+        )
+        rows.append(("pytest, serial, cached", timed(pytest, root)[0], 0))
+
+    print(
+        f"{count} pages x 4 cells ({(count + 1) // 2} import numpy); "
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+    )
+    print(f"cells' own work: {work:.3f} s in all, {1000 * work / count:.2f} ms a page\n")
+    fresh_overhead = (rows[0][1] - work) / count
+    print(f"{'':38} {'wall s':>8} {'overhead/page ms':>17} {'fresh / this':>13}")
+    for name, seconds, workers in rows:
+        own = work / workers if workers else 0.0
+        overhead = max(seconds - own, 0.0) / count
+        print(
+            f"{name:38} {seconds:8.2f} {1000 * overhead:17.2f} {fresh_overhead / overhead:12.1f}x"
+        )
+    print(f"\ncached / cold (kbtool test -j 2): {100 * cached / rows[2][1]:.1f}%")
+    inside = worker_overhead(report)
+    print(
+        f"worker overhead a page (fork to result, minus cells), -j 2: "
+        f"median {statistics.median(inside):.2f} ms, mean {statistics.mean(inside):.2f} ms, "
+        f"95th percentile {sorted(inside)[int(0.95 * len(inside))]:.2f} ms"
+    )
+
+
+if __name__ == "__main__":
+    main()
