@@ -222,7 +222,8 @@ def test_page_text_splits_title_summary_and_body() -> None:
     assert text is not None
     assert text["title"].strip() == "Transformer"
     assert text["summary"].strip() == summary
-    assert "缩放点积注意力" in text["body"] and "多头注意力" in text["body"]  # <strong> joins
+    assert text["headings"].split() == ["缩放点积注意力", "位置编码"]
+    assert "多头注意力" in text["body"]  # <strong> joins
     assert "Attention & LayerNorm" in text["body"]  # entities decoded
     # The header, the ignored footer and meta list are not indexed, as Pagefind skips them.
     assert "导航" not in "".join(text.values()) and "反向" not in "".join(text.values())

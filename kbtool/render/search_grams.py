@@ -24,7 +24,7 @@ import html as html_lib
 import re
 
 #: Bump when the spelling changes, so that no older index is reused.
-VERSION = 3
+VERSION = 4
 #: Hex digits spelled as letters: Pagefind keeps an all-letter word whole in every language.
 _NIBBLES = "abcdefghijklmnop"
 #: Characters indexed as bigrams: CJK ideographs, kana, Hangul syllables (BMP only; the rare
@@ -37,8 +37,10 @@ SENTINEL = "kbgrams"
 #: adjacent: ``注意。意力`` must not match a phrase query for ``注意力``. Not a spelling: r > p.
 BREAK = "kbgre"
 
-#: Weights of the fields that rank first; the rest of the body has Pagefind's default, 1.
-WEIGHTS = {"title": 10, "summary": 5}
+#: Weights of the fields that rank first (headings as Pagefind weighs an h3); the rest of the
+#: body has Pagefind's default, 1.
+WEIGHTS = {"title": 10, "summary": 5, "headings": 5}
+_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 #: Meta fields holding the title's and summary's bigrams. A quoted phrase is not ranked by
 #: Pagefind, and content weights barely move BM25 scores, so search.js orders the phrase's
 #: pages by the same words unquoted with large ``metaWeights`` on these fields: title matches
@@ -115,12 +117,12 @@ def spell_query(query: str) -> str:
 
 
 def page_text(html: str) -> dict[str, str] | None:
-    """The text Pagefind indexes from a page, as title, summary and the rest of the body;
-    None if the page has no ``data-pagefind-body`` (Pagefind skips it)."""
+    """The text Pagefind indexes from a page, as title, summary, headings and the rest of the
+    body; None if the page has no ``data-pagefind-body`` (Pagefind skips it)."""
     first = html.find("data-pagefind-body")
     if first < 0:
         return None
-    parts: dict[str, list[str]] = {"title": [], "summary": [], "body": []}
+    parts: dict[str, list[str]] = {"title": [], "summary": [], "headings": [], "body": []}
     stack: list[tuple[str, bool, bool, str]] = []  # tag, in body, skipped, field: on entry
     in_body, skip, field, found = False, False, "body", False
     pos = html.rfind("<", 0, first)  # everything before the first body is not indexed
@@ -146,8 +148,10 @@ def page_text(html: str) -> dict[str, str] | None:
             if "data-pagefind-ignore" in names or tag in _SKIPPED:
                 skip = True
             meta = _META.search(attrs)
-            if meta and meta.group(1) in WEIGHTS:
+            if meta and meta.group(1) in META_FIELDS:
                 field = meta.group(1)
+            elif tag in _HEADINGS and field == "body":
+                field = "headings"
             if tag in _RAW:
                 end = html.find(f"</{tag}", pos)
                 pos = len(html) if end < 0 else end
