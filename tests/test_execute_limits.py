@@ -7,6 +7,7 @@ beside a well-behaved page, in one run.
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 from collections.abc import Iterator
@@ -153,3 +154,21 @@ def test_network_allowed_by_the_configuration(tmp_path: Path, server: socket.soc
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KBTOOL_TEST_PORT", str(server.getsockname()[1]))
         assert run(root)["wiki/network.md"].status == "passed"
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the kernel-level switch needs root")
+def test_as_root_the_kernel_refuses_too(tmp_path: Path, server: socket.socket) -> None:
+    # `_socket` is beneath the patched module: only the empty network namespace stops it.
+    code = (
+        "import _socket, os\n"
+        "s = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)\n"
+        "s.settimeout(5)\n"
+        "s.connect(('127.0.0.1', int(os.environ['KBTOOL_TEST_PORT'])))\n"
+    )
+    page = f"```python\n{code}```\n"
+    root = make_repo(tmp_path, {"off.md": page, "on.md": "---\nallow-network: true\n---\n" + page})
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KBTOOL_TEST_PORT", str(server.getsockname()[1]))
+        results = run(root)
+    assert results["wiki/on.md"].status == "passed"
+    assert results["wiki/off.md"].cells[0].reason == "OSError: [Errno 101] Network is unreachable"

@@ -23,7 +23,9 @@ import faulthandler
 import fcntl
 import os
 import random
+import shutil
 import signal
+import stat
 import sys
 import tempfile
 import time
@@ -40,13 +42,19 @@ from kbtool.execute.protocol import encode, write_all
 CONTROL_FD = 3
 
 
-def run_page(request: dict[str, Any], pipes: tuple[int, int, int], workdir: str) -> NoReturn:
-    """Run in the forked child; never returns. ``pipes``: control, stdout, stderr."""
+def run_page(
+    request: dict[str, Any], pipes: tuple[int, int, int], workdir: str, network: int | None
+) -> NoReturn:
+    """Run in the forked child; never returns. ``pipes``: control, stdout, stderr;
+    ``network``: the worker's descriptor of the namespace with network, if it left it."""
     code = 0
     try:
+        joined = not (request["network"] and network is not None) or procs.enter_network(network)
         _isolate(*pipes)
+        if not joined:
+            raise OSError("cannot join the network namespace for a page that allows network")
         _settle(request, workdir)
-        _run_cells(request)
+        _run_cells(request, workdir)
     except BrokenPipeError:  # the worker is gone: nobody to report to
         code = 1
     except BaseException:  # noqa: B036 - a bug of ours: report it as such, never hang the worker
@@ -86,6 +94,7 @@ def _text_stream(fd: int) -> TextIO:
 
 
 def _settle(request: dict[str, Any], workdir: str) -> None:
+    os.mkdir(workdir, 0o700)
     os.chdir(workdir)
     os.environ["TMPDIR"] = workdir  # temporary files of the cells go where cleanup happens
     tempfile.tempdir = None
@@ -105,7 +114,7 @@ def _settle(request: dict[str, Any], workdir: str) -> None:
     faulthandler.enable()  # a crash in C code leaves a Python traceback in the cell's stderr
 
 
-def _run_cells(request: dict[str, Any]) -> None:
+def _run_cells(request: dict[str, Any], workdir: str) -> None:
     cells = request["cells"]
     page = Page(request["path"], cells, request["output_limit"])
     for position, cell in enumerate(cells):
@@ -123,6 +132,8 @@ def _run_cells(request: dict[str, Any]) -> None:
     # Orphans of the cells' processes were re-parented to this process (a subreaper), so it can
     # find everything still running, kill it and name it for the report.
     left = procs.kill_orphans(keep=set()) if procs.has_children() else []
+    os.chdir("/")
+    remove_tree(workdir)
     _send({"end": True, "left": left})
 
 
@@ -136,3 +147,20 @@ def _flush() -> None:
 
 def _send(message: dict[str, Any]) -> None:
     write_all(CONTROL_FD, encode(message))
+
+
+def remove_tree(path: str) -> None:
+    """Remove a page's folder, even where a cell took away write permission."""
+
+    def make_writable(function: Any, name: str, _: Any) -> None:
+        try:
+            os.chmod(os.path.dirname(name), stat.S_IRWXU)
+            os.chmod(name, stat.S_IRWXU)
+            function(name)
+        except OSError:  # gone already, or not ours to change: nothing more to try
+            pass
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(path, onexc=make_writable)
+    else:
+        shutil.rmtree(path, onerror=make_writable)

@@ -3,11 +3,13 @@
 Wall time and output size are enforced from outside, by the worker (a cell cannot switch them
 off). Memory is an address-space limit (``RLIMIT_AS``), inherited by anything the cells start.
 
-The network switch is **best effort, not a security sandbox**. As root, the page process moves
-into a new, empty network namespace, so even subprocesses cannot connect. In every case the
-``socket`` module is patched so that connecting to an internet address or resolving a host
-name raises :class:`NetworkDisabled` with a message that says how to allow it. Code that talks
-to the kernel directly (a C extension, ``_socket``) when not root is not stopped.
+The network switch is **best effort, not a security sandbox**. As root, the warm worker moves
+into an empty network namespace when it starts, so page processes (and their subprocesses)
+have no network unless allowed, when they join the original namespace again (see
+:mod:`kbtool.execute.procs`). In every case the ``socket`` module of a page without network is
+patched so that connecting to an internet address or resolving a host name raises
+:class:`NetworkDisabled` with a message that says how to allow it. Code that talks to the
+kernel directly (a C extension, ``_socket``) when not root is not stopped.
 """
 
 from __future__ import annotations
@@ -18,8 +20,6 @@ import resource
 import socket
 from collections.abc import Callable
 from typing import Any
-
-from kbtool.execute.procs import leave_network
 
 _INTERNET = (socket.AF_INET, socket.AF_INET6)
 _HINT = "network is off for cells (allow it with `allow-network: true` in the frontmatter)"
@@ -43,11 +43,9 @@ def _set(which: int, limit: int) -> None:
         resource.setrlimit(which, (limit, hard))
 
 
-def disable_network() -> bool:
-    """Switch the network off for this process; True if the kernel enforces it too."""
-    isolated = leave_network()
+def disable_network() -> None:
+    """Refuse connections and name lookups at the ``socket`` module, with a clear message."""
     _patch_socket()
-    return isolated
 
 
 def _refuse(what: str) -> NetworkDisabled:

@@ -46,12 +46,29 @@ def die_with_parent(sig: int = signal.SIGKILL) -> None:
     _prctl(_PR_SET_PDEATHSIG, int(sig))
 
 
-def leave_network() -> bool:
-    """Move into a fresh network namespace (only loopback, down). Needs root; else False."""
+def leave_network() -> int | None:
+    """Move into a fresh, empty network namespace (loopback only, down).
+
+    Returns a descriptor of the namespace left behind, for :func:`enter_network`; None where
+    this is not possible (it needs root, or CAP_SYS_ADMIN).
+    """
     libc = _libc()
     if libc is None or not hasattr(libc, "unshare") or os.geteuid() != 0:
-        return False
-    return bool(libc.unshare(_CLONE_NEWNET) == 0)
+        return None
+    try:
+        original = os.open("/proc/self/ns/net", os.O_RDONLY)
+    except OSError:
+        return None
+    if libc.unshare(_CLONE_NEWNET) != 0:
+        os.close(original)
+        return None
+    return original
+
+
+def enter_network(namespace: int) -> bool:
+    """Join the network namespace open on descriptor ``namespace``."""
+    libc = _libc()
+    return libc is not None and hasattr(libc, "setns") and libc.setns(namespace, _CLONE_NEWNET) == 0
 
 
 def flush_c_stdio() -> None:

@@ -12,9 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import shutil
 import signal
-import stat
 import sys
 import tempfile
 import time
@@ -23,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kbtool.execute import procs
-from kbtool.execute.child import run_page
+from kbtool.execute.child import remove_tree, run_page
 from kbtool.execute.output import CappedBuffer, CellSplitter, mebibytes
 from kbtool.execute.protocol import LineReader, ProtocolError
 from kbtool.execute.results import CellResult, PageResult, PageStatus, to_dict
@@ -42,7 +40,7 @@ class Failure:
 
 
 class PageProcess:
-    def __init__(self, request: dict[str, Any]) -> None:
+    def __init__(self, request: dict[str, Any], network: int | None = None) -> None:
         self.nonce = secrets.token_hex(8)
         self.request = {**request, "nonce": self.nonce}
         self.cells: list[dict[str, Any]] = request["cells"]
@@ -61,12 +59,15 @@ class PageProcess:
         self.streams: dict[int, _Stream] = {}
         self._limit = limit
         self.status: int | None = None  # wait status, once the process has exited
+        self.network = network  # the namespace with network, when the worker left it
         self.reported = False
 
     # -- starting ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        self.workdir = tempfile.mkdtemp(prefix="kbtool-page-")
+        # Made and removed by the page process itself (the worker serves every page, so its
+        # own time is the scarce one); the worker removes it only if the page process died.
+        self.workdir = os.path.join(tempfile.gettempdir(), f"kbtool-page-{self.nonce}")
         control_r, control_w = os.pipe()
         stdout_r, stdout_w = os.pipe()
         stderr_r, stderr_w = os.pipe()
@@ -75,7 +76,7 @@ class PageProcess:
         self.clock = time.monotonic()
         pid = os.fork()
         if pid == 0:
-            run_page(self.request, (control_w, stdout_w, stderr_w), self.workdir)
+            run_page(self.request, (control_w, stdout_w, stderr_w), self.workdir, self.network)
         for fd in (control_w, stdout_w, stderr_w):
             os.close(fd)
         # Also done by the child: whichever runs first, the group exists before any kill.
@@ -207,7 +208,8 @@ class PageProcess:
         procs.kill_group(self.pid)
         for fd in self.fds():
             os.close(fd)
-        _remove_tree(self.workdir)
+        if os.path.lexists(self.workdir):
+            remove_tree(self.workdir)
 
     @staticmethod
     def _drain(fd: int, consume: Any) -> None:
@@ -334,20 +336,3 @@ def _death(status: int) -> str:
         return f"the page process was killed by {name}{hint}"
     code = os.waitstatus_to_exitcode(status)
     return f"the page process exited with status {code} (os._exit or a crash)"
-
-
-def _remove_tree(path: str) -> None:
-    """Remove the page's folder even where a cell took away write permission."""
-
-    def make_writable(function: Any, name: str, _: Any) -> None:
-        try:
-            os.chmod(os.path.dirname(name), stat.S_IRWXU)
-            os.chmod(name, stat.S_IRWXU)
-            function(name)
-        except OSError:
-            pass
-
-    if sys.version_info >= (3, 12):
-        shutil.rmtree(path, onexc=make_writable)
-    else:
-        shutil.rmtree(path, onerror=make_writable)

@@ -69,7 +69,7 @@ def preload(modules: list[str]) -> None:
 
 
 class Worker:
-    def __init__(self, jobs: int, requests_fd: int, results_fd: int) -> None:
+    def __init__(self, jobs: int, requests_fd: int, results_fd: int, network: int | None) -> None:
         self.jobs = max(1, jobs)
         self.requests_fd = requests_fd
         self.results_fd = results_fd
@@ -80,6 +80,7 @@ class Worker:
         self.poll = select.poll()
         self.poll.register(requests_fd, select.POLLIN)
         self.accepting = True
+        self.network = network
 
     def serve(self) -> None:
         while self.accepting or self.queue or self.pages:
@@ -119,7 +120,7 @@ class Worker:
         self.queue.extend(self.reader.feed(data))
 
     def _start(self, request: dict[str, Any]) -> None:
-        page = PageProcess(request)
+        page = PageProcess(request, self.network)
         page.start()
         self.pages[page.pid] = page
         for fd in page.fds():
@@ -168,7 +169,10 @@ def main(settings_json: str | None = None) -> None:
     # collector of a page process never walks it, so its memory pages are never copied.
     gc.collect()
     gc.freeze()
-    worker = Worker(settings.get("jobs", 1), 0, results_fd)
+    # Pages run without network unless they allow it; leaving the network here, once, is much
+    # cheaper than a namespace per page (creating and tearing one down costs milliseconds).
+    network = procs.leave_network()
+    worker = Worker(settings.get("jobs", 1), 0, results_fd, network)
     try:
         worker.serve()
     except BrokenPipeError:  # kbtool went away: nobody wants the results
