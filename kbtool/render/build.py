@@ -279,10 +279,8 @@ def _configured(config: Config, diagnostics: Iterable[Diagnostic]) -> list[Diagn
 
 
 def _search_index(staging: Path, config: Config) -> Any:
-    try:
-        from kbtool.render.search import build_search_index
-    except ImportError:  # Search is built by its own module; a site without it still works.
-        return None
+    from kbtool.render.search import build_search_index
+
     return build_search_index(staging, config)
 
 
