@@ -15,6 +15,7 @@ one worker, so that a page runs once.
 
 from __future__ import annotations
 
+import threading
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -41,17 +42,31 @@ class CellFailed(Exception):
 
 
 class _Project:
-    """The kbtool configuration of the project pytest runs in, and its warm worker."""
+    """The kbtool configuration of the project pytest runs in, and its warm workers.
+
+    When the test loop starts, every page with a selected cell is handed to one runner at once,
+    in a background thread, so pages run in parallel (as with ``kbtool test``) while pytest
+    reports cells; each item waits for its own page. Under pytest-xdist a worker does not know
+    in advance which items it will get, so it runs each page when its first item comes.
+    """
 
     def __init__(self, config: Config | None, use_cache: bool) -> None:
         self.config = config
         self.use_cache = use_cache
-        self.runner: Runner | None = None
+        self.folders: dict[Path, str] = {}
         if config is not None:
             self.folders = {
                 (config.root / config.wiki).resolve(): "wiki",
                 (config.root / config.sources).resolve(): "source",
             }
+        self.scheduled: set[str] = set()
+        self.results: dict[str, PageResult] = {}
+        self.finished = False
+        self.failure: BaseException | None = None
+        self.changed = threading.Condition()
+        self.thread: threading.Thread | None = None
+        self.runner: Runner | None = None  # the background run of every scheduled page
+        self.solo: Runner | None = None  # pages run one by one, on demand
 
     def page(self, path: Path) -> Page | None:
         """The parsed page at ``path`` if it belongs to the wiki or sources folder."""
@@ -64,16 +79,55 @@ class _Project:
                 return parse_page(relative, real.read_bytes(), kind)  # type: ignore[arg-type]
         return None
 
+    def schedule(self, pages: list[Page]) -> None:
+        assert self.config is not None
+        self.scheduled = {page.path for page in pages}
+        self.runner = Runner(self.config)
+        self.thread = threading.Thread(target=self._run_all, args=(pages,), daemon=True)
+        self.thread.start()
+
+    def _run_all(self, pages: list[Page]) -> None:
+        assert self.config is not None
+        try:
+            run_pages(
+                self.config,
+                pages,
+                use_cache=self.use_cache,
+                runner=self.runner,
+                on_result=self._done,
+            )
+        except Exception as error:  # the items waiting for their page report it
+            self.failure = error
+        finally:
+            with self.changed:
+                self.finished = True
+                self.changed.notify_all()
+
+    def _done(self, result: PageResult) -> None:
+        with self.changed:
+            self.results[result.path] = result
+            self.changed.notify_all()
+
     def run(self, page: Page) -> PageResult:
         assert self.config is not None
-        if self.runner is None:
-            self.runner = Runner(self.config, jobs=1)
-        [result] = run_pages(self.config, [page], use_cache=self.use_cache, runner=self.runner)
+        if page.path in self.scheduled:
+            with self.changed:
+                self.changed.wait_for(lambda: page.path in self.results or self.finished)
+                if page.path in self.results:
+                    return self.results[page.path]
+            raise RuntimeError(f"kbtool's runner stopped before {page.path} ran: {self.failure!r}")
+        if self.solo is None:
+            self.solo = Runner(self.config, jobs=1)
+        [result] = run_pages(self.config, [page], use_cache=self.use_cache, runner=self.solo)
         return result
 
     def close(self) -> None:
-        if self.runner is not None:
-            self.runner.close()
+        running = self.thread is not None and self.thread.is_alive()
+        for runner in (self.runner, self.solo):
+            if runner is not None:
+                runner.close(abort=running)  # -x or Ctrl-C: pages still running are stopped
+        if self.thread is not None:
+            self.thread.join(timeout=10)
 
 
 _PROJECT = pytest.StashKey[_Project]()
@@ -102,6 +156,21 @@ def _kbtool_config(rootpath: Path) -> Config | None:
 def pytest_configure(config: pytest.Config) -> None:
     use_cache = not config.getoption("kbtool_no_cache")
     config.stash[_PROJECT] = _Project(_kbtool_config(config.rootpath), use_cache)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtestloop(session: pytest.Session) -> None:
+    """Start every page with a selected cell, in the background (not in xdist workers)."""
+    config = session.config
+    if config.option.collectonly or hasattr(config, "workerinput"):
+        return
+    pages = {
+        item.parent.page.path: item.parent.page
+        for item in session.items
+        if isinstance(item, CellItem)
+    }
+    if pages:
+        config.stash[_PROJECT].schedule(list(pages.values()))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

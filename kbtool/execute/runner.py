@@ -66,6 +66,7 @@ class Runner:
         self.jobs = jobs or default_jobs(config)
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0  # worker processes started: 0 when everything came from the cache
+        self.closed = False
         self._next_id = 0
 
     def __enter__(self) -> Runner:
@@ -96,6 +97,7 @@ class Runner:
     def close(self, abort: bool = False) -> None:
         """Stop the worker: it cleans up after its last pages and exits (it skips interpreter
         teardown); with ``abort`` (Ctrl-C in the middle of a run) it kills its pages first."""
+        self.closed = True  # a run still reading (another thread) stops instead of restarting
         process, self.process = self.process, None
         if process is None:
             return
@@ -120,12 +122,12 @@ class Runner:
             pending[self._next_id] = plan
             self._next_id += 1
         restarts = 0
-        while pending:
+        while pending and not self.closed:
             started: set[int] = set()
             for ident, data in self._exchange(pending, started):
                 del pending[ident]
                 yield from_dict(data)
-            if not pending:
+            if not pending or self.closed:
                 break
             # The worker died. Pages it had started may be what killed it: they fail. The rest
             # go to a new worker, unless it keeps dying.
@@ -149,7 +151,10 @@ class Runner:
         writer.start()
         waiting = set(pending)
         while waiting:
-            line = process.stdout.readline()
+            try:
+                line = process.stdout.readline()
+            except ValueError:  # closed by close() from another thread
+                return
             if not line:
                 return
             try:
@@ -272,4 +277,8 @@ def run_pages(
         finally:
             if own:
                 runner.close(abort=not completed)
-    return [results[page.path] for page in pages]
+    interrupted = "the run was stopped before this page ran"
+    return [
+        results.get(page.path) or failed_result(plan_page(config, page), interrupted, "KB410")
+        for page in pages
+    ]
