@@ -102,8 +102,8 @@ def save(config: Config, result: PageResult, key: str) -> None:
     except OSError:
         return
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False)
+        with os.fdopen(fd, "wb") as f:
+            f.write(json.dumps(data, ensure_ascii=False).encode())  # one write, not many
         os.replace(temporary, target)
     except OSError:
         Path(temporary).unlink(missing_ok=True)
