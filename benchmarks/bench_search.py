@@ -7,12 +7,15 @@ then, in headless Chromium against a local server that counts every byte it send
 query with a cold cache as a reader would: page load, then typing the query (the as-you-type
 list of 8 results) and opening search.html?q= (the first 10 results).
 
-synth.py draws its Chinese from 20 words, which makes a tiny index. ``--extra-chars N`` adds
-a paragraph of N characters to each page drawn from the character frequencies of the bundled
-wiki and sources, in 2-4 character "words": far more distinct bigrams than real prose has, so
-the index figures are a pessimistic bound.
+synth.py draws its Chinese from 20 words, each on about 80% of the pages: a tiny vocabulary,
+and the longest posting lists a query can meet. ``--extra-chars N`` adds about N characters of
+real prose to each page: sentences of the bundled wiki and sources, drawn at random.
+``--random-words`` draws 2-4 character "words" from the corpus's character frequencies
+instead: far more distinct bigrams than real prose has, a pessimistic bound for index size,
+time and Pagefind's memory.
 
-    python benchmarks/bench_search.py [-n 10000] [--extra-chars 600] [--workdir DIR]
+    python benchmarks/bench_search.py [-n 10000] [--extra-chars 1500 [--random-words]]
+                                      [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import html
 import http.server
 import random
 import re
+import resource
 import sys
 import tempfile
 import threading
@@ -66,29 +70,43 @@ role="search" action="search.html"><input type="search" name="q"></form></header
 <main id="content"><div id="search-results"></div></main></body></html>"""
 
 
-def _corpus_chars() -> list[str]:
-    text = "".join(
+def _corpus() -> str:
+    return "".join(
         p.read_text(encoding="utf-8")
         for p in sorted(REPO.glob("*/**/*.md"))
         if p.parts[len(REPO.parts)] in ("wiki", "sources")
     )
-    return re.findall(f"[{CJK_CHARS}]", text)
 
 
-def _extra(rng: random.Random, chars: list[str], n: int) -> str:
-    words, size = [], 0
+def _sentences() -> list[str]:
+    """Sentences of the bundled wiki and sources that are mostly Chinese prose."""
+    found = []
+    for sentence in re.split(r"(?<=[。！？])|\n", _corpus()):
+        sentence = sentence.strip(" -*>#|")
+        if len(re.findall(f"[{CJK_CHARS}]", sentence)) >= 8 and "$" not in sentence:
+            found.append(sentence)
+    return found
+
+
+def _extra(rng: random.Random, pool: list[str], n: int, random_words: bool) -> str:
+    parts, size = [], 0
     while size < n:
-        word = "".join(rng.choice(chars) for _ in range(rng.randint(2, 4)))
-        words.append(word)
-        size += len(word)
-    return "，".join(words) + "。"
+        if random_words:
+            part = "".join(rng.choice(pool) for _ in range(rng.randint(2, 4)))
+        else:
+            part = rng.choice(pool)
+        parts.append(part)
+        size += len(part)
+    return ("，" if random_words else "").join(parts) + "。"
 
 
-def render(wiki: Path, site: Path, extra_chars: int) -> int:
+def render(wiki: Path, site: Path, extra_chars: int, random_words: bool = False) -> int:
     """Render every synthetic page to search-ready HTML; return the number of pages."""
     md = MarkdownIt("commonmark").enable("table")
     rng = random.Random(1)
-    chars = _corpus_chars() if extra_chars else []
+    pool: list[str] = []
+    if extra_chars:
+        pool = re.findall(f"[{CJK_CHARS}]", _corpus()) if random_words else _sentences()
     count = 0
     for path in sorted(wiki.rglob("*.md")):
         text = path.read_text(encoding="utf-8")
@@ -101,7 +119,7 @@ def render(wiki: Path, site: Path, extra_chars: int) -> int:
         if heading:
             text = text.replace(heading.group(0), "", 1)
         if extra_chars:
-            text += "\n\n" + _extra(rng, chars, extra_chars) + "\n"
+            text += "\n\n" + _extra(rng, pool, extra_chars, random_words) + "\n"
         rel = path.relative_to(wiki).with_suffix(".html")
         out = site / rel
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -211,17 +229,19 @@ def measure(site: Path, first_page: str) -> None:
     server.shutdown()
 
 
-def run(root: Path, n: int, extra_chars: int) -> None:
+def run(root: Path, n: int, extra_chars: int, random_words: bool) -> None:
     site = root / "site"
     if not site.is_dir():  # --workdir keeps a rendered site between runs
         synth.generate(root / "wiki-src", n)
         started = time.perf_counter()
-        count = render(root / "wiki-src", site, extra_chars)
+        count = render(root / "wiki-src", site, extra_chars, random_words)
         print(
             f"rendered {count} pages in {time.perf_counter() - started:.1f} s "
             f"(extra chars per page: {extra_chars})"
         )
     stats = build_search_index(site, Config(root=root, site_dir="published"))
+    # Pagefind is the only child process so far: its peak memory.
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
     by_kind: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
     for item in (site / "pagefind").rglob("*"):
         if item.is_file():
@@ -229,7 +249,7 @@ def run(root: Path, n: int, extra_chars: int) -> None:
             by_kind[item.suffix or item.name][1] += item.stat().st_size
     print(
         f"index: {stats['pages']} pages in {stats['seconds']:.1f} s, {stats['files']} files, "
-        f"{stats['bytes'] / 1e6:.1f} MB"
+        f"{stats['bytes'] / 1e6:.1f} MB; Pagefind's peak memory {peak:.0f} MB"
     )
     for kind, (files, size) in sorted(by_kind.items()):
         print(
@@ -246,14 +266,15 @@ def main() -> None:
     )
     parser.add_argument("-n", type=int, default=10_000)
     parser.add_argument("--extra-chars", type=int, default=0)
+    parser.add_argument("--random-words", action="store_true")
     parser.add_argument("--workdir", type=Path, help="keep the rendered site here between runs")
     args = parser.parse_args()
     if args.workdir:
         args.workdir.mkdir(parents=True, exist_ok=True)
-        run(args.workdir, args.n, args.extra_chars)
+        run(args.workdir, args.n, args.extra_chars, args.random_words)
         return
     with tempfile.TemporaryDirectory(prefix="kbtool-bench-search-") as tmp:
-        run(Path(tmp), args.n, args.extra_chars)
+        run(Path(tmp), args.n, args.extra_chars, args.random_words)
 
 
 if __name__ == "__main__":
