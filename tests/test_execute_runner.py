@@ -187,3 +187,11 @@ def test_results_come_back_in_page_order_with_not_run_pages_listed(tmp_path: Pat
     ]
     assert sorted(seen) == ["wiki/a.md", "wiki/b.md", "wiki/c.md"]
     assert [c.status for c in results[1].cells] == ["not-run"]
+
+
+def test_a_cell_that_forks_does_not_run_the_page_twice(tmp_path: Path) -> None:
+    first = "```python\nimport os\npid = os.fork()\nif pid:\n    os.waitpid(pid, 0)\n```\n"
+    page = first + "\n```python\nprint('once')\n```\n"
+    result = run(make_repo(tmp_path, {"a.md": page}))["wiki/a.md"]
+    assert result.status == "passed"
+    assert result.cells[1].stdout == "once\n"

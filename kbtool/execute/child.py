@@ -117,11 +117,14 @@ def _settle(request: dict[str, Any], workdir: str) -> None:
 def _run_cells(request: dict[str, Any], workdir: str) -> None:
     cells = request["cells"]
     page = Page(request["path"], cells, request["output_limit"])
+    me = os.getpid()
     for position, cell in enumerate(cells):
         if cell["mode"] == "skip":
             continue
         _send({"start": position, "at": time.monotonic()})
         outcome = page.run(cell)
+        if os.getpid() != me:  # a cell called os.fork(): the copy must not go on with the page
+            os._exit(0)
         _flush()
         marker = end_marker(request["nonce"], position)
         write_all(1, marker)
