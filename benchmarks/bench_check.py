@@ -58,7 +58,8 @@ def run_check(root: Path, *args: str) -> tuple[float, int, int]:
     started = time.perf_counter()
     proc = subprocess.run(
         [sys.executable, "-c", _RUNNER, "-C", str(root), "check", "--format", "json", *args],
-        capture_output=True, text=True,
+        capture_output=True,
+        text=True,
     )
     elapsed = time.perf_counter() - started
     if proc.returncode not in (0, 1):
@@ -85,15 +86,25 @@ def bench(n: int) -> dict[str, float]:
             edits.append(run_check(root)[0])
         edit = statistics.median(edits)
     return {
-        "pages": n, "floor_s": floor, "cold_j1_s": cold_1, "cold_s": cold, "repeat_s": repeat,
-        "edit_s": edit, "cold_j1_vs_floor": cold_1 / floor, "cold_vs_floor": cold / floor,
-        "repeat_vs_cold": repeat / cold, "edit_vs_cold": edit / cold,
-        "peak_rss_main_mb": rss_main / 1024, "peak_rss_worker_mb": rss_worker / 1024,
+        "pages": n,
+        "floor_s": floor,
+        "cold_j1_s": cold_1,
+        "cold_s": cold,
+        "repeat_s": repeat,
+        "edit_s": edit,
+        "cold_j1_vs_floor": cold_1 / floor,
+        "cold_vs_floor": cold / floor,
+        "repeat_vs_cold": repeat / cold,
+        "edit_vs_cold": edit / cold,
+        "peak_rss_main_mb": rss_main / 1024,
+        "peak_rss_worker_mb": rss_worker / 1024,
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("-n", type=int, action="append", help="pages (repeatable)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
@@ -105,11 +116,21 @@ def main() -> None:
     for r in results:
         print(f"\nN = {r['pages']:,} pages")
         print(f"  markdown-it-py parse floor   {r['floor_s']:8.2f} s")
-        print(f"  cold check, -j 1             {r['cold_j1_s']:8.2f} s   {r['cold_j1_vs_floor']:.2f}x floor (target <= 1.3)")
-        print(f"  cold check, default jobs     {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 0.8)")
-        print(f"  repeat check, no change      {r['repeat_s']:8.2f} s   {r['repeat_vs_cold']:.1%} of cold (target <= 10%)")
-        print(f"  check after one-page edit    {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold")
-        print(f"  peak RSS: main {r['peak_rss_main_mb']:.0f} MB, largest worker {r['peak_rss_worker_mb']:.0f} MB")
+        print(
+            f"  cold check, -j 1             {r['cold_j1_s']:8.2f} s   {r['cold_j1_vs_floor']:.2f}x floor (target <= 1.3)"
+        )
+        print(
+            f"  cold check, default jobs     {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 0.8)"
+        )
+        print(
+            f"  repeat check, no change      {r['repeat_s']:8.2f} s   {r['repeat_vs_cold']:.1%} of cold (target <= 10%)"
+        )
+        print(
+            f"  check after one-page edit    {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold"
+        )
+        print(
+            f"  peak RSS: main {r['peak_rss_main_mb']:.0f} MB, largest worker {r['peak_rss_worker_mb']:.0f} MB"
+        )
 
 
 if __name__ == "__main__":

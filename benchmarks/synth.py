@@ -15,13 +15,54 @@ from pathlib import Path
 TYPES = ("concept", "method", "entity", "overview")
 FOLDERS = {"concept": "concepts", "method": "methods", "entity": "entities", "overview": "overview"}
 SOURCE_FOLDERS = ("papers", "repos", "books", "courses", "blogs")
-TERMS = ("Transformer", "attention", "policy", "diffusion", "VLA", "LayerNorm", "RL", "SSM",
-         "humanoid", "imitation learning", "tokenizer", "action chunking", "MPC", "ViT")
-WORDS = ("注意力", "位置编码", "多头", "缩放点积", "人形机器人", "策略网络", "模仿学习", "残差连接",
-         "序列建模", "长程依赖", "动作分块", "扩散模型", "强化学习", "状态空间", "视觉编码器",
-         "语言指令", "关节力矩", "控制频率", "泛化能力", "数据效率")
-SECTIONS = ("核心思想", "方法细节", "与机器人技术的联系", "实验结果", "局限与讨论", "工程实践",
-            "数学形式", "常见误区")
+TERMS = (
+    "Transformer",
+    "attention",
+    "policy",
+    "diffusion",
+    "VLA",
+    "LayerNorm",
+    "RL",
+    "SSM",
+    "humanoid",
+    "imitation learning",
+    "tokenizer",
+    "action chunking",
+    "MPC",
+    "ViT",
+)
+WORDS = (
+    "注意力",
+    "位置编码",
+    "多头",
+    "缩放点积",
+    "人形机器人",
+    "策略网络",
+    "模仿学习",
+    "残差连接",
+    "序列建模",
+    "长程依赖",
+    "动作分块",
+    "扩散模型",
+    "强化学习",
+    "状态空间",
+    "视觉编码器",
+    "语言指令",
+    "关节力矩",
+    "控制频率",
+    "泛化能力",
+    "数据效率",
+)
+SECTIONS = (
+    "核心思想",
+    "方法细节",
+    "与机器人技术的联系",
+    "实验结果",
+    "局限与讨论",
+    "工程实践",
+    "数学形式",
+    "常见误区",
+)
 BROKEN_RATE = 0.02
 
 
@@ -91,18 +132,34 @@ def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
         other, _ = plan.wiki[rng.randrange(count)]
         anchor = rng.choice(plan.headings[other])
         link = _maybe_broken(rng, _relative(path, other))
-        lines += [f"- 参见 [{rng.choice(WORDS)}]({link}#{anchor})：{_sentence(rng)}",
-                  f"- 公式 $d_k = {rng.randint(16, 128)}$ 时 $\\sqrt{{d_k}}$ 缩放；{_sentence(rng)}", ""]
+        lines += [
+            f"- 参见 [{rng.choice(WORDS)}]({link}#{anchor})：{_sentence(rng)}",
+            f"- 公式 $d_k = {rng.randint(16, 128)}$ 时 $\\sqrt{{d_k}}$ 缩放；{_sentence(rng)}",
+            "",
+        ]
         if rng.random() < 0.4:
             lines += ["| 模块 | 作用 | 复杂度 |", "|---|---|---|"]
-            lines += [f"| {rng.choice(TERMS)} | {rng.choice(WORDS)} | $O(n^{rng.randint(1, 2)})$ |"
-                      for _ in range(4)]
+            lines += [
+                f"| {rng.choice(TERMS)} | {rng.choice(WORDS)} | $O(n^{rng.randint(1, 2)})$ |"
+                for _ in range(4)
+            ]
             lines.append("")
         if rng.random() < 0.3:
-            lines += ["$$", "\\mathrm{Attention}(Q,K,V)=\\mathrm{softmax}\\left(\\frac{QK^\\top}"
-                      "{\\sqrt{d_k}}\\right)V", "$$", ""]
+            lines += [
+                "$$",
+                "\\mathrm{Attention}(Q,K,V)=\\mathrm{softmax}\\left(\\frac{QK^\\top}"
+                "{\\sqrt{d_k}}\\right)V",
+                "$$",
+                "",
+            ]
         if rng.random() < 0.2:
-            lines += ["```python", "import math", f"print(math.sqrt({rng.randint(2, 512)}))", "```", ""]
+            lines += [
+                "```python",
+                "import math",
+                f"print(math.sqrt({rng.randint(2, 512)}))",
+                "```",
+                "",
+            ]
     lines += ["## 参考来源", ""]
     lines += [f"- [{Path(s).stem}]({_relative(path, s)})" for s in sources]
     return "\n".join(lines) + "\n"
@@ -111,20 +168,22 @@ def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
 def _source_page(index: int, plan: _Plan, rng: random.Random) -> str:
     path = plan.sources[index]
     citing = plan.wiki[index % len(plan.wiki)][0]
-    return "\n".join([
-        f"# Source {index}: {rng.choice(TERMS)}",
-        "",
-        "> 论文来源归档（ingest）",
-        "",
-        f"- **标题：** {rng.choice(TERMS)} and {rng.choice(TERMS)}",
-        f"- **链接：** <https://arxiv.org/abs/2{rng.randint(100, 999)}.{rng.randint(10000, 99999)}>",
-        f"- **一句话说明：** {_sentence(rng)}",
-        "",
-        "## 对 wiki 的映射",
-        "",
-        f"- [{Path(citing).stem}]({_relative(path, citing)})：{_sentence(rng)}",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"# Source {index}: {rng.choice(TERMS)}",
+            "",
+            "> 论文来源归档（ingest）",
+            "",
+            f"- **标题：** {rng.choice(TERMS)} and {rng.choice(TERMS)}",
+            f"- **链接：** <https://arxiv.org/abs/2{rng.randint(100, 999)}.{rng.randint(10000, 99999)}>",
+            f"- **一句话说明：** {_sentence(rng)}",
+            "",
+            "## 对 wiki 的映射",
+            "",
+            f"- [{Path(citing).stem}]({_relative(path, citing)})：{_sentence(rng)}",
+            "",
+        ]
+    )
 
 
 def generate(root: Path, n: int, seed: int = 0) -> list[Path]:

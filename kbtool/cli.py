@@ -23,7 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "build": ("build", "check, run the cells, and publish the static site if both pass"),
     "serve": ("serve", "build, serve the site on 127.0.0.1, rebuild and reload on changes"),
     "test": ("test", "run the pages' python cells (cached) and report per page and cell"),
-    "notebook": ("notebook", "convert a page to a Jupyter notebook (.ipynb) and back, via jupytext"),
+    "notebook": (
+        "notebook",
+        "convert a page to a Jupyter notebook (.ipynb) and back, via jupytext",
+    ),
     "new": ("new", "create a wiki page with valid frontmatter"),
     "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
 }
@@ -52,9 +55,13 @@ def _chosen_command(argv: Sequence[str]) -> str | None:
 
 def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     """The parser; only the chosen command's module is imported (some import heavy libraries)."""
-    parser = _Parser(prog="kbtool", description="Check, test and publish a Markdown knowledge base.")
+    parser = _Parser(
+        prog="kbtool", description="Check, test and publish a Markdown knowledge base."
+    )
     parser.add_argument("--version", action="version", version=f"kbtool {__version__}")
-    parser.add_argument("-C", "--root", default=None, help="repository root (default: nearest pyproject.toml)")
+    parser.add_argument(
+        "-C", "--root", default=None, help="repository root (default: nearest pyproject.toml)"
+    )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
         command_parser = sub.add_parser(name, help=help_text, description=help_text)

@@ -58,7 +58,9 @@ _RULES = [
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
     Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),
-    Rule("KB403", "error", "`execute`, `allow-network` or `inputs` is wrong, or an input is missing"),
+    Rule(
+        "KB403", "error", "`execute`, `allow-network` or `inputs` is wrong, or an input is missing"
+    ),
     Rule("KB404", "error", "cell raised an exception, or its doctest output differs"),
     Rule("KB405", "error", "cell tagged `raises-exception` raised nothing"),
     Rule("KB406", "error", "cell ran past its time limit (`cell-timeout`, `timeout=`)"),

@@ -17,7 +17,13 @@ from kbtool.wiki import Wiki
 if TYPE_CHECKING:
     import networkx as nx
 
-EDGE_KINDS = {"related": "related", "source": "source", "link": "link", "image": "link", "wikilink": "link"}
+EDGE_KINDS = {
+    "related": "related",
+    "source": "source",
+    "link": "link",
+    "image": "link",
+    "wikilink": "link",
+}
 
 
 def edges(wiki: Wiki) -> list[tuple[str, str, str]]:
@@ -92,7 +98,9 @@ def _to_dot(graph: nx.MultiDiGraph) -> str:
     styles = {"related": "solid", "source": "dashed", "link": "dotted"}
     lines = ["digraph wiki {", "  node [shape=box];"]
     for node, attrs in graph.nodes(data=True):
-        lines.append(f"  {_quote(node)} [label={_quote(attrs['title'])}, type={_quote(attrs['type'])}];")
+        lines.append(
+            f"  {_quote(node)} [label={_quote(attrs['title'])}, type={_quote(attrs['type'])}];"
+        )
     for frm, to, attrs in graph.edges(data=True):
         kind = attrs["kind"]
         lines.append(f"  {_quote(frm)} -> {_quote(to)} [kind={kind}, style={styles[kind]}];")
@@ -109,7 +117,8 @@ def stats(graph: nx.MultiDiGraph, top: int = 10) -> dict[str, Any]:
     components = list(nx.weakly_connected_components(simple))
     in_degree = sorted(((simple.in_degree(n), n) for n in simple), key=lambda x: (-x[0], x[1]))
     orphans = sorted(
-        n for n, attrs in graph.nodes(data=True)
+        n
+        for n, attrs in graph.nodes(data=True)
         if attrs["kind"] == "wiki" and not any(src != n for src in simple.predecessors(n))
     )
     return {
@@ -125,8 +134,12 @@ def stats(graph: nx.MultiDiGraph, top: int = 10) -> dict[str, Any]:
 
 
 def format_stats(data: dict[str, Any]) -> str:
-    lines = [f"{data['pages']} pages, {data['edges']} edges, {data['components']} components "
-             f"(largest: {data['largest_component']} pages)", "", "pages by type:"]
+    lines = [
+        f"{data['pages']} pages, {data['edges']} edges, {data['components']} components "
+        f"(largest: {data['largest_component']} pages)",
+        "",
+        "pages by type:",
+    ]
     lines += [f"  {k:<14} {v}" for k, v in data["pages_by_type"].items()]
     lines += ["", "edges by kind:"]
     lines += [f"  {k:<14} {v}" for k, v in data["edges_by_kind"].items()]

@@ -71,7 +71,11 @@ def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]
         return []
     from kbtool.parse.page import parse_page  # markdown-it is loaded only when needed
 
-    if jobs <= 1 or len(todo) < _PARALLEL_THRESHOLD or "fork" not in multiprocessing.get_all_start_methods():
+    if (
+        jobs <= 1
+        or len(todo) < _PARALLEL_THRESHOLD
+        or "fork" not in multiprocessing.get_all_start_methods()
+    ):
         return [parse_page(path, data, kind, digest) for path, data, kind, digest in todo]  # type: ignore[arg-type]
     _PENDING = todo
     try:

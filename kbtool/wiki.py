@@ -52,8 +52,10 @@ class ResolvedLink:
 
 def is_external(target: str) -> bool:
     """``https:``, ``mailto:``, ``//host``... but not a Windows drive or an absolute path."""
-    return bool(_SCHEME.match(target)) and not re.match(r"^[a-zA-Z]:[\\/]", target) or (
-        target.startswith("//")
+    return (
+        bool(_SCHEME.match(target))
+        and not re.match(r"^[a-zA-Z]:[\\/]", target)
+        or (target.startswith("//"))
     )
 
 
@@ -102,9 +104,9 @@ class Wiki:
         seen: dict[tuple[str, str, str], None] = {}
         for item in self.links:
             target = item.target
-            if target.status in (Status.OK, Status.AMBIGUOUS) and target.page is not None:
-                if target.page is not item.page:
-                    seen[(item.page.path, target.page.path, item.link.kind)] = None
+            reached = target.status in (Status.OK, Status.AMBIGUOUS) and target.page is not None
+            if reached and target.page is not item.page:
+                seen[(item.page.path, target.page.path, item.link.kind)] = None  # type: ignore[union-attr]
         return list(seen)
 
     @cached_property
@@ -120,8 +122,8 @@ class Wiki:
         if link.kind == "wikilink":
             return self._resolve_wikilink(link.target)
         if not link.target.strip().partition("#")[0].partition("?")[0]:  # `#anchor`: this page
-            anchor = link.target.strip().partition("#")[2]
-            return Target(Status.OK, page.path, unquote(anchor) if anchor else None, page)
+            fragment = link.target.strip().partition("#")[2]
+            return Target(Status.OK, page.path, unquote(fragment) if fragment else None, page)
         key = (posixpath.dirname(page.path), link.target)
         if key not in self._path_cache:
             self._path_cache[key] = self._resolve_path(*key)

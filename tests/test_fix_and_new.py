@@ -58,9 +58,11 @@ def test_fix_listifies_dedupes_and_repairs_anchor_case(wiki: Path, newline: str,
 
     assert main(["-C", str(wiki), "fix"]) == 0
     fixed = page.read_bytes().decode("utf-8")
-    expected = A_PAGE.replace("related: ./b.md", "related:\n  - ./b.md").replace(
-        "  - ../sources/s.md\n  - ../sources/s.md\n", "  - ../sources/s.md\n"
-    ).replace("#多头注意力Multi-Head", "#多头注意力multi-head")
+    expected = (
+        A_PAGE.replace("related: ./b.md", "related:\n  - ./b.md")
+        .replace("  - ../sources/s.md\n  - ../sources/s.md\n", "  - ../sources/s.md\n")
+        .replace("#多头注意力Multi-Head", "#多头注意力multi-head")
+    )
     assert fixed == expected.replace("\n", newline)
     capsys.readouterr()
     assert main(["-C", str(wiki), "check"]) == 0, capsys.readouterr().out
@@ -83,7 +85,10 @@ def test_fix_leaves_a_clean_wiki_alone(wiki: Path) -> None:
 
 
 def test_new_scaffolds_a_page_that_checks_clean_but_for_being_an_orphan(wiki: Path, capsys) -> None:
-    assert main(["-C", str(wiki), "new", "method", "flash-attention", "--summary", "IO 感知的注意力"]) == 0
+    assert (
+        main(["-C", str(wiki), "new", "method", "flash-attention", "--summary", "IO 感知的注意力"])
+        == 0
+    )
     created = wiki / "wiki/methods/flash-attention.md"
     assert "type: method" in created.read_text(encoding="utf-8")
     capsys.readouterr()

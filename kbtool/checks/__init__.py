@@ -16,7 +16,10 @@ Check = Callable[[Wiki], Iterator[Diagnostic]]
 
 CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (files.check_unreadable, ("KB003", "KB004")),
-    (files.check_parse_problems, ("KB001", "KB002", "KB102", "KB103", "KB104", "KB105", "KB112", "KB401")),
+    (
+        files.check_parse_problems,
+        ("KB001", "KB002", "KB102", "KB103", "KB104", "KB105", "KB112", "KB401"),
+    ),
     (frontmatter.check_missing_frontmatter, ("KB101",)),
     (frontmatter.check_required_keys, ("KB106",)),
     (frontmatter.check_value_types, ("KB107",)),
@@ -65,7 +68,11 @@ def run_checks(
                 level = config.level(d.code)
                 found.append(d if level == d.severity else _with_severity(d, level))
     if paths:
-        found = [d for d in found if any(d.path == p or d.path.startswith(p.rstrip("/") + "/") for p in paths)]
+        found = [
+            d
+            for d in found
+            if any(d.path == p or d.path.startswith(p.rstrip("/") + "/") for p in paths)
+        ]
     return sorted(found)
 
 

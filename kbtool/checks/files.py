@@ -19,4 +19,6 @@ def check_parse_problems(wiki: Wiki) -> Iterator[Diagnostic]:
     """Everything the parser noticed: encoding, fences, YAML syntax, duplicate keys."""
     for page in wiki.pages.values():
         for problem in page.problems:
-            yield diagnostic(problem.code, Span(page.path, problem.line, problem.col), problem.message)
+            yield diagnostic(
+                problem.code, Span(page.path, problem.line, problem.col), problem.message
+            )

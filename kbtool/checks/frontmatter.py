@@ -78,7 +78,13 @@ def _kind(value: Any) -> str:
     if isinstance(value, list):
         odd = [item for item in value if not isinstance(item, str)]
         return f"a list holding {_kind(odd[0])}" if odd else "a list"
-    names = {str: "a string", dict: "a mapping", bool: "a boolean", int: "a number", float: "a number"}
+    names = {
+        str: "a string",
+        dict: "a mapping",
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+    }
     return names.get(type(value), f"a {type(value).__name__}")
 
 

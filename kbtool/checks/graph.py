@@ -14,7 +14,9 @@ def check_orphans(wiki: Wiki) -> Iterator[Diagnostic]:
     linked = {to for _, to, _ in wiki.edges}
     for page in wiki.wiki_pages:
         if page.path not in linked:
-            message = "orphan page: no other page links to it (add it to a related page's `related`)"
+            message = (
+                "orphan page: no other page links to it (add it to a related page's `related`)"
+            )
             yield diagnostic("KB301", Span(page.path), message)
 
 

@@ -28,7 +28,9 @@ def check_related(wiki: Wiki) -> Iterator[Diagnostic]:
             hint = _suggest(wiki, target.path, kind="wiki")
             yield diagnostic("KB201", item.link.span, f"related page '{raw}' does not exist{hint}")
         elif target.status is Status.DIRECTORY:
-            yield diagnostic("KB202", item.link.span, f"related entry '{raw}' is a folder, not a page")
+            yield diagnostic(
+                "KB202", item.link.span, f"related entry '{raw}' is a folder, not a page"
+            )
         elif target.status is Status.EXTERNAL:
             message = f"related entry '{raw}' is a URL; `related` lists wiki pages"
             yield diagnostic("KB202", item.link.span, message)
@@ -50,7 +52,9 @@ def check_sources(wiki: Wiki) -> Iterator[Diagnostic]:
         elif target.status is Status.EXTERNAL:
             message = f"source '{raw}' is a URL; `sources` lists archive pages under '{prefix}'"
             yield diagnostic("KB204", item.link.span, message)
-        elif target.status in (Status.OK, Status.DIRECTORY) and not (target.path or "").startswith(prefix):
+        elif target.status in (Status.OK, Status.DIRECTORY) and not (target.path or "").startswith(
+            prefix
+        ):
             message = f"source '{raw}' is not under '{prefix}'; `sources` lists archive pages"
             yield diagnostic("KB204", item.link.span, message)
 
@@ -63,7 +67,9 @@ def check_duplicate_entries(wiki: Wiki) -> Iterator[Diagnostic]:
         key = (item.page.path, item.link.kind, item.target.path)
         if key in seen:
             field = "related" if item.link.kind == "related" else "sources"
-            message = f"'{item.link.target}' is listed twice in `{field}` (first on line {seen[key]})"
+            message = (
+                f"'{item.link.target}' is listed twice in `{field}` (first on line {seen[key]})"
+            )
             yield diagnostic("KB205", item.link.span, message)
         else:
             seen[key] = item.link.span.line
@@ -72,9 +78,12 @@ def check_duplicate_entries(wiki: Wiki) -> Iterator[Diagnostic]:
 def check_self_links(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in wiki.links:
         target = item.target
-        if target.page is item.page and target.status is Status.OK and not target.anchor:
-            if item.link.in_frontmatter or item.link.target.strip() not in ("", "#"):
-                yield diagnostic("KB206", item.link.span, f"'{item.link.target}' links this page to itself")
+        if target.page is not item.page or target.status is not Status.OK or target.anchor:
+            continue
+        if item.link.in_frontmatter or item.link.target.strip() not in ("", "#"):
+            yield diagnostic(
+                "KB206", item.link.span, f"'{item.link.target}' links this page to itself"
+            )
 
 
 def check_body_links(wiki: Wiki) -> Iterator[Diagnostic]:
@@ -83,7 +92,9 @@ def check_body_links(wiki: Wiki) -> Iterator[Diagnostic]:
             continue
         what = "image" if item.link.kind == "image" else "link target"
         hint = _suggest(wiki, item.target.path, kind=None)
-        yield diagnostic("KB207", item.link.span, f"{what} '{item.link.target}' does not exist{hint}")
+        yield diagnostic(
+            "KB207", item.link.span, f"{what} '{item.link.target}' does not exist{hint}"
+        )
 
 
 def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
@@ -93,7 +104,9 @@ def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
             continue
         slugs = target.page.slugs
         # A wikilink may name the heading by its text rather than its slug.
-        if target.anchor in slugs or (item.link.kind == "wikilink" and slugify(target.anchor) in slugs):
+        if target.anchor in slugs or (
+            item.link.kind == "wikilink" and slugify(target.anchor) in slugs
+        ):
             continue
         where = "this page" if target.page is item.page else f"'{target.page.path}'"
         hint = did_you_mean(slugify(target.anchor), slugs)
@@ -106,10 +119,15 @@ def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
         if item.target.status is Status.MISSING:
             name = item.link.target.partition("#")[0]
             hint = did_you_mean(name.lower(), wiki.by_stem)
-            yield diagnostic("KB209", item.link.span, f"wikilink '[[{item.link.target}]]' matches no page{hint}")
+            yield diagnostic(
+                "KB209", item.link.span, f"wikilink '[[{item.link.target}]]' matches no page{hint}"
+            )
         elif item.target.status is Status.AMBIGUOUS:
             choices = ", ".join(item.target.candidates)
-            message = f"wikilink '[[{item.link.target}]]' matches several pages ({choices}); using the first"
+            message = (
+                f"wikilink '[[{item.link.target}]]' matches several pages ({choices}); "
+                "using the first"
+            )
             yield diagnostic("KB211", item.link.span, message)
 
 

@@ -16,6 +16,10 @@ def load_project_config(args: argparse.Namespace) -> Config:
 
 def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "-j", "--jobs", type=int, default=None, metavar="N",
+        "-j",
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="N",
         help="worker processes (default: the configured 'jobs', else the number of cores)",
     )

@@ -15,12 +15,26 @@ from kbtool.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*", metavar="PATH", help="report only on these files or folders")
-    parser.add_argument("--format", choices=sorted(FORMATTERS), default="text", help="output format")
-    parser.add_argument("--select", action="append", default=[], metavar="CODE",
-                        help="report only these codes or prefixes (repeatable, comma-separated)")
-    parser.add_argument("--ignore", action="append", default=[], metavar="CODE",
-                        help="never report these codes or prefixes (repeatable, comma-separated)")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", help="report only on these files or folders"
+    )
+    parser.add_argument(
+        "--format", choices=sorted(FORMATTERS), default="text", help="output format"
+    )
+    parser.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODE",
+        help="report only these codes or prefixes (repeatable, comma-separated)",
+    )
+    parser.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="CODE",
+        help="never report these codes or prefixes (repeatable, comma-separated)",
+    )
     parser.add_argument("--no-cache", action="store_true", help="parse every page afresh")
     add_jobs_argument(parser)
 
@@ -54,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache)
     diagnostics = run_checks(wiki, select, ignore, paths)
-    checked = sum(1 for p in wiki.pages if not paths or any(p == q or p.startswith(q + "/") for q in paths))
+    checked = sum(
+        1 for p in wiki.pages if not paths or any(p == q or p.startswith(q + "/") for q in paths)
+    )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
     print(FORMATTERS[args.format](diagnostics, summary))
     return 1 if summary.errors else 0

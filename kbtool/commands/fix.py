@@ -11,7 +11,9 @@ from kbtool.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--diff", action="store_true", help="print the changes as a diff; write nothing")
+    parser.add_argument(
+        "--diff", action="store_true", help="print the changes as a diff; write nothing"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +29,8 @@ def run(args: argparse.Namespace) -> int:
     if args.diff:
         return 1 if fixes else 0
     remaining = [d for d in run_checks(load_wiki(config)) if d.severity == "error"]
-    print(f"{sum(len(f.descriptions) for f in fixes)} fixes in {len(fixes)} pages; "
-          f"{len(remaining)} errors left for `kbtool check`")
+    print(
+        f"{sum(len(f.descriptions) for f in fixes)} fixes in {len(fixes)} pages; "
+        f"{len(remaining)} errors left for `kbtool check`"
+    )
     return 1 if remaining else 0

@@ -12,9 +12,15 @@ from kbtool.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--format", choices=("json", "graphml", "dot"), default=None,
-                        help="graph format (default json); with --stats, json or text (default)")
-    parser.add_argument("--stats", action="store_true", help="print statistics instead of the graph")
+    parser.add_argument(
+        "--format",
+        choices=("json", "graphml", "dot"),
+        default=None,
+        help="graph format (default json); with --stats, json or text (default)",
+    )
+    parser.add_argument(
+        "--stats", action="store_true", help="print statistics instead of the graph"
+    )
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     add_jobs_argument(parser)
 
@@ -24,7 +30,11 @@ def run(args: argparse.Namespace) -> int:
     graph = build_graph(load_wiki(config, jobs=args.jobs))
     if args.stats:
         data = stats(graph)
-        text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else format_stats(data)
+        text = (
+            json.dumps(data, ensure_ascii=False, indent=2)
+            if args.format == "json"
+            else format_stats(data)
+        )
     else:
         text = export(graph, args.format or "json")
     if args.output:

@@ -10,8 +10,15 @@ from kbtool.commands import load_project_config
 from kbtool.errors import KbtoolError, UsageError
 
 #: The folder each page type lives in, as in the users' wikis.
-FOLDERS = {"concept": "concepts", "method": "methods", "entity": "entities", "overview": "overview",
-           "query": "queries", "task": "tasks", "comparison": "comparisons"}
+FOLDERS = {
+    "concept": "concepts",
+    "method": "methods",
+    "entity": "entities",
+    "overview": "overview",
+    "query": "queries",
+    "task": "tasks",
+    "comparison": "comparisons",
+}
 
 TEMPLATE = """---
 type: {type}
@@ -37,7 +44,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     config = load_project_config(args)
     if args.type not in config.types:
-        raise UsageError(f"type '{args.type}' is not configured (one of: {', '.join(config.types)})")
+        raise UsageError(
+            f"type '{args.type}' is not configured (one of: {', '.join(config.types)})"
+        )
     if not re.fullmatch(r"[^/\\\s.][^/\\]*", args.name):
         raise UsageError(f"'{args.name}' is not a plain file name")
     name = args.name.removesuffix(".md")
@@ -46,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
         raise KbtoolError(f"{path.relative_to(config.root)} already exists; not overwritten")
     path.parent.mkdir(parents=True, exist_ok=True)
     summary = args.summary.replace('"', "'")
-    text = TEMPLATE.format(type=args.type, summary=summary, today=date.today().isoformat(),
-                           title=args.title or name)
+    text = TEMPLATE.format(
+        type=args.type, summary=summary, today=date.today().isoformat(), title=args.title or name
+    )
     with path.open("x", encoding="utf-8") as f:  # "x": fail rather than overwrite a racing write
         f.write(text)
     rel = path.relative_to(config.root).as_posix()

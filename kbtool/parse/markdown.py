@@ -23,7 +23,9 @@ from kbtool.parse.slugs import unique_slugs
 
 WIKILINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
 # An inline link destination after `](`, or a reference definition's after `]:`.
-_DESTINATION = re.compile(r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)|\]:\s*(<[^>\n]*>|\S+)")
+_DESTINATION = re.compile(
+    r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)|\]:\s*(<[^>\n]*>|\S+)"
+)
 # Code spans and HTML comments hold no links, though their text may look like one.
 _NOT_LINKS = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)|<!--.*?-->", re.DOTALL)
 
@@ -90,7 +92,9 @@ def _collect_cell(token: Token, index: int, body: Body) -> None:
         language, options = token.info.split(None, 1)[0].strip("{}").lower(), {}
         if language == "python":  # Other languages are shown, not run: their options are moot.
             body.problems.append(Problem("KB401", str(error), fence_line))
-    cell = Cell(index, language, token.info.strip(), options, token.content, fence_line, fence_line + 1)
+    cell = Cell(
+        index, language, token.info.strip(), options, token.content, fence_line, fence_line + 1
+    )
     body.cells.append(cell)
 
 
@@ -227,5 +231,3 @@ def _collect_wikilinks(
                 taken.add((line, col))
                 break
         out.append(Link(target, "wikilink", Span(path, line, col)))
-
-

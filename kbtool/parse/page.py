@@ -58,7 +58,9 @@ def _decode(data: bytes) -> tuple[str, Problem | None]:
         before = data[: error.start]
         line = before.count(b"\n") + 1
         col = error.start - (before.rfind(b"\n") + 1) + 1
-        message = f"file is not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
+        message = (
+            f"file is not valid UTF-8 (byte 0x{data[error.start]:02x} at offset {error.start})"
+        )
         return "", Problem("KB001", message, line, col)
 
 
@@ -70,7 +72,7 @@ def _frontmatter_links(path: str, frontmatter: Frontmatter | None) -> list[Link]
         value = frontmatter.data.get(key)
         if isinstance(value, str):
             value = [value]  # Wrong type (reported by a check), but still a link to resolve.
-            positions = ((frontmatter.line_of(key), len(key) + 3),)
+            positions: tuple[tuple[int, int], ...] = ((frontmatter.line_of(key), len(key) + 3),)
         else:
             positions = frontmatter.item_lines.get(key, ())
         if not isinstance(value, list):
