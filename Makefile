@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: site test check bench clean
+.PHONY: site test check lint bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -18,6 +18,11 @@ site: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
+
+lint: $(STAMP)
+	$(BIN)/ruff format --check kbtool tests benchmarks
+	$(BIN)/ruff check kbtool tests benchmarks
+	$(BIN)/mypy
 
 check: $(STAMP)
 	$(BIN)/kbtool check

@@ -19,7 +19,7 @@ from kbtool.model import Frontmatter, Problem
 try:  # The C loader is several times faster; fall back when libyaml is missing.
     from yaml import CSafeLoader as _Loader
 except ImportError:  # pragma: no cover - depends on the PyYAML build
-    from yaml import SafeLoader as _Loader
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
 #: Values a frontmatter may expand to through aliases before it counts as a bomb.
 MAX_EXPANDED_NODES = 10_000
@@ -28,11 +28,14 @@ MAX_EXPANDED_NODES = 10_000
 MAX_DEPTH = 64
 
 
-class _Constructor(SafeConstructor):  # type: ignore[misc]
+class _Constructor(SafeConstructor):
     """Safe constructor that leaves dates as the strings written in the file."""
 
 
-_Constructor.add_constructor("tag:yaml.org,2002:timestamp", SafeConstructor.construct_yaml_str)
+_Constructor.add_constructor(
+    "tag:yaml.org,2002:timestamp",
+    SafeConstructor.construct_yaml_str,  # type: ignore[type-var]
+)
 
 
 def split_frontmatter(text: str) -> tuple[str | None, int, list[Problem]]:
