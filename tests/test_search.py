@@ -222,8 +222,7 @@ def test_page_text_splits_title_summary_and_body() -> None:
     assert text is not None
     assert text["title"].strip() == "Transformer"
     assert text["summary"].strip() == summary
-    assert text["headings"].split() == ["缩放点积注意力", "位置编码"]
-    assert "多头注意力" in text["body"]  # <strong> joins
+    assert "缩放点积注意力" in text["body"] and "多头注意力" in text["body"]  # <strong> joins
     assert "Attention & LayerNorm" in text["body"]  # entities decoded
     # The header, the ignored footer and meta list are not indexed, as Pagefind skips them.
     assert "导航" not in "".join(text.values()) and "反向" not in "".join(text.values())
@@ -246,28 +245,46 @@ def test_block_elements_end_a_run() -> None:
     assert not _phrase_in(gram_words(text["body"]), gram_words("多头")[1:])
 
 
-def test_augment_adds_a_weighted_block_and_nothing_else() -> None:
+def test_spell_page_spells_what_pagefind_indexes_and_nothing_else() -> None:
     source = PAGE.format(
-        title="注意力", summary="多头", body="<p>位置编码</p>", backlink="", root=""
+        title="注意力 &amp; Attention",
+        summary="多头",
+        body="<p>位置编码 PE</p><script>var 脚本 = 1;</script>",
+        backlink="反向链接",
+        root="",
     )
-    augmented = search_grams.augment(source)
-    assert augmented is not None and augmented.startswith(source[: source.rfind("</body>")])
-    block = augmented[source.rfind("</body>") : augmented.rfind("</body>")]
-    assert block.startswith("<div hidden data-pagefind-body data-kbtool-grams>kbgrams")
-    assert f'<p data-pagefind-weight="10">{" ".join(gram_words("注意力"))}</p>' in block
-    assert f'<p data-pagefind-weight="5">{" ".join(gram_words("多头"))}</p>' in block
-    assert f"<p>{' '.join(gram_words('位置编码'))}</p>" in block
-    assert search_grams.augment("<html><body>no body</body></html>") is None
+    spelled = search_grams.spell_page(source)
+    assert spelled is not None
+    main = spelled[spelled.index("<main") : spelled.index("</main>")]
+    assert not re.search(
+        f"[{search_grams.CJK_CHARS}]", main.replace("脚本", "").replace("反向链接", "")
+    )
+    assert " ".join(gram_words("位置编码")) + " " in main and "PE" in main
+    assert "&amp; Attention" in main  # the rest of the text, as it was
+    assert "var 脚本 = 1;" in main and "反向链接" in main  # script and ignored parts untouched
+    assert "首页 注意力导航" in spelled  # outside the body: not indexed, not spelled
+    # The title and summary are meta fields as written and as spelled, not from the h1.
+    assert 'data-pagefind-meta="title"' not in main
+    assert '<div hidden data-pagefind-meta="title">注意力 &amp; Attention</div>' in spelled
+    assert (
+        f'data-pagefind-meta="kbtitle">{" ".join(gram_words("注意力"))} &amp; Attention<' in spelled
+    )
+    assert (
+        f'<div hidden data-pagefind-meta="kbsummary">{" ".join(gram_words("多头"))}</div>'
+        in spelled
+    )
+    assert spelled.index("kbsummary") < spelled.index("</body>")
+    assert search_grams.spell_page("<html><body>no body</body></html>") is None
 
 
-def test_a_repeated_run_is_indexed_once() -> None:
-    body = "<table><tr><td>注意力</td><td>注意力</td></tr></table><p>注意力与注意力。注意力</p>"
-    block = search_grams.grams_block(
-        PAGE.format(title="T", summary="", body=body, backlink="", root="")
-    )
-    assert block is not None
-    # 注意 once in the run 注意力 and twice in 注意力与注意力; five times without deduplication
-    assert block.count(gram_words("注意力")[1]) == 3
+_PLAIN = st.text(alphabet=_CHARS + "，。 \nAZaz19&<", max_size=60)
+
+
+@given(text=_PLAIN)
+def test_unspelling_gives_back_the_text(text: str) -> None:
+    """What the client shows: the text as written, but for the spaces around CJK runs."""
+    expected = re.sub(f"\\s*([{search_grams.CJK_CHARS}]+)\\s*", r"\1", text)
+    assert search_grams.unspell_text(search_grams.spell_text(text)) == expected
 
 
 # -- the index Pagefind writes ---------------------------------------------------------------
@@ -286,7 +303,7 @@ def test_index_bundle_is_complete_and_lean(built: tuple[Path, Config, dict[str, 
     assert len(list((bundle / "fragment").iterdir())) == len(PAGES)
     assert not [n for n in names if n.startswith(("pagefind-ui", "pagefind-component-ui"))]
     # Published pages are untouched, the staging folder is gone, nothing else was written.
-    assert all("kbgrams" not in (site / rel).read_text(encoding="utf-8") for rel in PAGES)
+    assert all("kbgre" not in (site / rel).read_text(encoding="utf-8") for rel in PAGES)
     assert not (config.cache_path / "search-stage").exists()
     assert {p.name for p in config.root.iterdir()} <= {"site", ".kbtool"}
 
@@ -502,6 +519,12 @@ def test_browser_query_spelling_matches_python(query_page: Any) -> None:
         assert page.evaluate("q => window.kbtoolSearch.pagefindQuery(q)", query) == spell_query(
             query
         )
+    for text in ["Transformer 用注意力。", "注，意 力 x", "あいう 한국어 RT-1 的策略"]:
+        spelled = search_grams.spell_text(text)
+        with_markers = spelled.replace(" ", " \u200b")  # as Pagefind returns page text
+        assert page.evaluate("t => window.kbtoolSearch.unspell(t)", with_markers) == (
+            search_grams.unspell_text(spelled)
+        )
 
 
 @pytest.mark.browser
@@ -513,7 +536,7 @@ def test_browser_results_as_you_type(search_page: Any) -> None:
     assert "Transformer" in titles
     marks = page.locator("#search-results .search-hit-excerpt mark").all_inner_texts()
     assert marks and all(m == "注意力" for m in marks)
-    assert "kbgrams" not in page.locator("#search-results").inner_text()
+    assert "kbgre" not in page.locator("#search-results").inner_text()
     screenshot(page, "search-as-you-type")
     page.keyboard.press("Escape")
     assert not page.locator("#search-results .search-hit").count()

@@ -1,9 +1,9 @@
 """The site's offline full-text search: a Pagefind index built over the finished site.
 
-Each page that has ``data-pagefind-body`` is copied, with its CJK bigram block
-(:mod:`kbtool.render.search_grams`), into a staging folder under the cache; Pagefind's extended
-(CJK) binary indexes that folder into ``site/pagefind/``, which ``assets/search.js`` queries.
-An unchanged site reuses the previous bundle instead of indexing again.
+Each page that has ``data-pagefind-body`` is copied, its CJK runs spelled as bigram words
+(:mod:`kbtool.render.search_grams`), into a staging folder under the cache; Pagefind's binary
+indexes that folder into ``site/pagefind/``, which ``assets/search.js`` queries. An unchanged
+site reuses the previous bundle instead of indexing again.
 """
 
 from __future__ import annotations
@@ -73,17 +73,17 @@ def _pagefind() -> Path:
 
 
 def _stage_one(source: Path, target: Path) -> bool:
-    """Copy one page with its bigram block to ``target``; False if Pagefind would skip it."""
-    augmented = search_grams.augment(source.read_text(encoding="utf-8"))
-    if augmented is None:
+    """Copy one page, spelled, to ``target``; False if Pagefind would skip it."""
+    spelled = search_grams.spell_page(source.read_text(encoding="utf-8"))
+    if spelled is None:
         return False
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(augmented, encoding="utf-8")
+    target.write_text(spelled, encoding="utf-8")
     return True
 
 
 def _stage(site_dir: Path, pages: list[Path], stage: Path) -> int:
-    """Write each page with its bigram block under ``stage``, at its path in the site;
+    """Write each page, spelled, under ``stage`` at its path in the site;
     return how many pages Pagefind will index."""
     if stage.exists():
         shutil.rmtree(stage)

@@ -4,17 +4,24 @@ Pagefind segments Chinese into words twice, at index time (its own segmenter) an
 browser (``Intl.Segmenter``); where the two disagree a query for part of an indexed word finds
 nothing. Measured with Pagefind 1.5.2 on the bundled wiki: ``意力`` found 0 of the 9 pages that
 contain it, ``缩放点积`` 1 of 4. Chinese readers expect any run of characters a page contains to
-find it, so every run of CJK characters is also given to Pagefind as overlapping bigrams spelled
-in ASCII letters (``注意力`` -> ``kgmoigbap kgbapfcjl``: code points in hex, digits as letters),
-which no segmenter splits. ``assets/search.js`` spells a query the same way and asks Pagefind for
-the bigrams as a quoted phrase, which matches exactly the pages whose text contains the query.
+find it, so the copy of a page handed to Pagefind has every run of CJK characters spelled as
+overlapping bigrams in ASCII letters (``注意力`` -> ``kbgre kgmoigbap kgbapfcjl``: code points in
+hex, digits as letters), which no segmenter splits. ``assets/search.js`` spells a query the
+same way and asks Pagefind for the bigrams as a quoted phrase, which matches exactly the pages
+whose text contains the query, and spells the page text back into characters for excerpts.
 
-The bigrams go only into the copy of a page handed to Pagefind, never into the published page.
-Any change to the spelling here must be made in ``search.js`` too (a browser test checks that
-both agree).
+The spelling replaces the characters rather than being added beside them: Pagefind then
+indexes no Chinese words of its own, which it would never be asked for, and takes a third less
+time and memory, and the text it keeps for excerpts is 40% smaller. Only the copy handed to
+Pagefind is spelled; the published page is not. Any change to the spelling here must be made in
+``search.js`` too (browser tests check that both agree).
 
 >>> gram_words("用注意力。")
 ['kbgre', 'khfcigmoi', 'kgmoigbap', 'kgbapfcjl']
+>>> spell_text("Transformer 用注意力。")
+'Transformer  kbgre khfcigmoi kgmoigbap kgbapfcjl 。'
+>>> unspell_text(spell_text("Transformer 用注意力。"))
+'Transformer用注意力。'
 """
 
 from __future__ import annotations
@@ -24,23 +31,19 @@ import html as html_lib
 import re
 
 #: Bump when the spelling changes, so that no older index is reused.
-VERSION = 4
+VERSION = 5
 #: Hex digits spelled as letters: Pagefind keeps an all-letter word whole in every language.
 _NIBBLES = "abcdefghijklmnop"
 #: Characters indexed as bigrams: CJK ideographs, kana, Hangul syllables (BMP only; the rare
-#: astral ideographs still get Pagefind's own segmentation). Same class in search.js.
+#: astral ideographs keep Pagefind's own segmentation). Same class in search.js.
 CJK_CHARS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af"
 _CJK_RUN = re.compile(f"[{CJK_CHARS}]+")
-#: First word of the bigram block; the client cuts Pagefind's page text here for excerpts.
-SENTINEL = "kbgrams"
-#: Written between runs so that the last bigram of one run and the first of the next are not
-#: adjacent: ``注意。意力`` must not match a phrase query for ``注意力``. Not a spelling: r > p.
+#: The word that starts every spelled run, so that the last bigram of one run and the first of
+#: the next are never adjacent (``注意。意力`` must not match ``注意力``), and so that the client
+#: finds the runs to spell back. Not itself a spelling: r is not a hex letter.
 BREAK = "kbgre"
+_SPELLED_RUN = re.compile(r"\s*\bkbgre((?:\s+k[a-p]{8}\b)+|\s+k[a-p]{4}\b)\s*")
 
-#: Weights of the fields that rank first (headings as Pagefind weighs an h3); the rest of the
-#: body has Pagefind's default, 1.
-WEIGHTS = {"title": 10, "summary": 5, "headings": 5}
-_HEADINGS = frozenset({"h2", "h3", "h4", "h5", "h6"})
 #: Meta fields holding the title's and summary's bigrams. A quoted phrase is not ranked by
 #: Pagefind, and content weights barely move BM25 scores, so search.js orders the phrase's
 #: pages by the same words unquoted with large ``metaWeights`` on these fields: title matches
@@ -66,6 +69,7 @@ _VOID = frozenset(
 _TAG = re.compile(r"""<(?:!--.*?-->|(/?)([a-zA-Z][^\s/>]*)((?:[^>"']|"[^"]*"|'[^']*')*)>)""", re.S)
 _VALUES = re.compile(r"""=\s*(?:"[^"]*"|'[^']*'|[^\s"'>]+)""")
 _META = re.compile(r"""data-pagefind-meta\s*=\s*["']?([\w-]+)""")
+_META_ATTR = re.compile(r"""\s+data-pagefind-meta\s*=\s*(["'])(?:title|summary)\1""")
 
 
 @functools.lru_cache(maxsize=65536)
@@ -116,19 +120,54 @@ def spell_query(query: str) -> str:
     return " ".join([*phrases, " ".join(rest.split())]).strip()
 
 
-def page_text(html: str) -> dict[str, str] | None:
-    """The text Pagefind indexes from a page, as title, summary, headings and the rest of the
-    body; None if the page has no ``data-pagefind-body`` (Pagefind skips it)."""
+def spell_text(text: str) -> str:
+    """``text`` with every CJK run replaced by its bigram words, spaced off."""
+    return _CJK_RUN.sub(lambda run: " " + " ".join(gram_words(run.group(0))) + " ", text)
+
+
+def _char(letters: str) -> str:
+    """The character four letters spell (the inverse of :func:`spell`)."""
+    code = 0
+    for letter in letters:
+        code = code * 16 + _NIBBLES.index(letter)
+    return chr(code)
+
+
+def _unspell_run(match: re.Match[str]) -> str:
+    words = match.group(1).split()
+    if len(words[0]) == 5:  # a run of one character
+        return _char(words[0][1:])
+    return _char(words[0][1:5]) + "".join(_char(word[5:]) for word in words)
+
+
+def unspell_text(text: str) -> str:
+    """Spelled runs back into characters (the spaces around them go too); what the client
+    does with the page text Pagefind returns, before it cuts an excerpt."""
+    return _SPELLED_RUN.sub(_unspell_run, text)
+
+
+def _scan(html: str, spell: bool) -> tuple[list[str], dict[str, list[str]]] | None:
+    """Walk the part of ``html`` that Pagefind indexes. Return the page with every CJK run
+    of that part spelled (when ``spell``) and the title and summary attributes taken off, in
+    pieces, and the indexed text by field (title, summary, body); None if the page has no
+    ``data-pagefind-body`` (Pagefind skips it)."""
     first = html.find("data-pagefind-body")
     if first < 0:
         return None
-    parts: dict[str, list[str]] = {"title": [], "summary": [], "headings": [], "body": []}
+    fields: dict[str, list[str]] = {"title": [], "summary": [], "body": []}
     stack: list[tuple[str, bool, bool, str]] = []  # tag, in body, skipped, field: on entry
     in_body, skip, field, found = False, False, "body", False
     pos = html.rfind("<", 0, first)  # everything before the first body is not indexed
+    out = [html[:pos]]
     while (match := _TAG.search(html, pos)) is not None:
-        if in_body and not skip and match.start() > pos:
-            parts[field].append(html[pos : match.start()])
+        text = html[pos : match.start()]
+        if in_body and not skip and text:
+            plain = html_lib.unescape(text) if "&" in text else text
+            fields[field].append(plain)
+            if spell and _CJK_RUN.search(plain):
+                text = html_lib.escape(spell_text(plain), quote=False)
+        out.append(text)
+        out.append(match.group(0))
         pos = match.end()
         closing, tag, attrs = match.groups()
         if tag is None:
@@ -150,53 +189,53 @@ def page_text(html: str) -> dict[str, str] | None:
             meta = _META.search(attrs)
             if meta and meta.group(1) in META_FIELDS:
                 field = meta.group(1)
-            elif tag in _HEADINGS and field == "body":
-                field = "headings"
+                # Pagefind would take the spelled text as the title; it gets the real one.
+                out[-1] = _META_ATTR.sub("", match.group(0))
             if tag in _RAW:
                 end = html.find(f"</{tag}", pos)
-                pos = len(html) if end < 0 else end
+                end = len(html) if end < 0 else end
+                out.append(html[pos:end])
+                pos = end
         if in_body and tag not in _INLINE:
-            parts[field].append("\n")
-    if not found:
+            fields[field].append("\n")
+    out.append(html[pos:])
+    return (out, fields) if found else None
+
+
+def page_text(html: str) -> dict[str, str] | None:
+    """The text Pagefind indexes from a page, as title, summary and the rest of the body;
+    None if the page has no ``data-pagefind-body`` (Pagefind skips it)."""
+    scanned = _scan(html, spell=False)
+    if scanned is None:
         return None
-    return {name: html_lib.unescape("".join(chunks)) for name, chunks in parts.items()}
+    return {name: "".join(chunks) for name, chunks in scanned[1].items()}
 
 
-def grams_block(html: str) -> str | None:
-    """The hidden elements of bigram words for one page, or None if Pagefind skips the page:
-    a body of bigrams for every field, and the title's and summary's bigrams again as meta
-    fields (:data:`META_FIELDS`), which Pagefind's ``metaWeights`` boost."""
-    text = page_text(html)
-    if text is None:
-        return None
-    paragraphs = [SENTINEL]
-    metas = []
-    for name, value in text.items():
-        # A run repeated on a page (a table column, a recurring label) is indexed once: the
-        # phrase still matches, and the most common terms' posting lists, which are what a
-        # query downloads, stay short.
-        words = " ".join(gram_words("\n".join(dict.fromkeys(_CJK_RUN.findall(value)))))
-        if not words:
-            continue
-        weight = WEIGHTS.get(name)
-        attr = f' data-pagefind-weight="{weight}"' if weight else ""
-        paragraphs.append(f"<p{attr}>{words}</p>")
-        if name in META_FIELDS:
-            metas.append(f'<div hidden data-pagefind-meta="{META_FIELDS[name]}">{words}</div>')
-    # A body of its own: Pagefind indexes every data-pagefind-body element of a page, in order.
-    body = f"<div hidden data-pagefind-body data-kbtool-grams>{''.join(paragraphs)}</div>"
-    return body + "".join(metas)
-
-
-def augment(html: str) -> str | None:
-    """``html`` with its bigram block at the end of ``<body>``, or None if Pagefind skips it.
+def spell_page(html: str) -> str | None:
+    """The copy of a page that Pagefind indexes, or None if Pagefind skips the page: its CJK
+    runs spelled, its title and summary as hidden meta fields, both as written (for display)
+    and spelled (:data:`META_FIELDS`, for ranking).
 
     >>> page = '<body><main data-pagefind-body><h1 data-pagefind-meta="title">注意力</h1></main>'
-    >>> augment(page + "</body>").count('data-pagefind-weight="10">kbgre kgmoigbap kgbapfcjl<')
-    1
+    >>> print(spell_page(page + "</body>"))  # doctest: +NORMALIZE_WHITESPACE
+    <body><main data-pagefind-body><h1> kbgre kgmoigbap kgbapfcjl </h1></main><div hidden
+    data-pagefind-meta="title">注意力</div><div hidden data-pagefind-meta="kbtitle">kbgre
+    kgmoigbap kgbapfcjl</div></body>
     """
-    block = grams_block(html)
-    if block is None:
+    scanned = _scan(html, spell=True)
+    if scanned is None:
         return None
-    at = html.rfind("</body>")
-    return html[:at] + block + html[at:] if at >= 0 else html + block
+    out, fields = scanned
+    metas = []
+    for name, spelled_name in META_FIELDS.items():
+        text = " ".join("".join(fields[name]).split())
+        if text:
+            spelled = " ".join(spell_text(text).split())
+            for field, value in ((name, text), (spelled_name, spelled)):
+                metas.append(
+                    f'<div hidden data-pagefind-meta="{field}">{html_lib.escape(value)}</div>'
+                )
+    page = "".join(out)
+    at = page.rfind("</body>")
+    at = len(page) if at < 0 else at
+    return page[:at] + "".join(metas) + page[at:]

@@ -1,9 +1,10 @@
 /* kbtool site search: Pagefind's index, queried with CJK text spelled as bigram words.
  *
- * The build (kbtool/render/search.py) indexes every run of CJK characters as overlapping
- * bigrams spelled in letters, because Pagefind's own Chinese segmentation at index time and
- * in the browser disagree and lose substrings. A query is spelled the same way here and sent
- * as a quoted phrase, so "意力" finds every page whose text contains 意力.
+ * The build (kbtool/render/search_grams.py) gives Pagefind every run of CJK characters spelled
+ * as overlapping bigrams in letters, because Pagefind's own Chinese segmentation at index time
+ * and in the browser disagree and lose substrings. A query is spelled the same way here and
+ * sent as a quoted phrase, so "意力" finds every page whose text contains 意力; the page text
+ * Pagefind returns is spelled back into characters for the excerpt.
  *
  * Two views share one search function: results as you type under the search box of every
  * page, and the full list on search.html?q=...  Everything is rendered with textContent:
@@ -17,7 +18,8 @@
   const ROOT = new URL("../", script ? script.src : location.href);
   const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
   const NIBBLES = "abcdefghijklmnop";
-  const SENTINEL = "kbgrams"; // first word of the index-only bigram block
+  // A spelled run: "kbgre" and its bigram words (or the one word of a one-character run).
+  const SPELLED_RUN = /\s*\bkbgre((?:\s+k[a-p]{8}\b)+|\s+k[a-p]{4}\b)\s*/g;
   const SUGGEST = 8; // results under the search box
   const PAGE = 10; // results per "more" on search.html (each result fetches its page's text)
   const EXCERPT = 44; // characters of context either side of a match
@@ -90,11 +92,21 @@
     return pagefind;
   }
 
-  /** Reader-visible text of a Pagefind result: without the bigram block and the zero-width
-   * spaces Pagefind puts between the words it segmented. */
-  function visibleText(content) {
-    const cut = content.indexOf(SENTINEL);
-    return (cut >= 0 ? content.slice(0, cut) : content).replace(/\u200b/g, "").trim();
+  /** The character four letters spell (the inverse of spell). */
+  function unspellChar(letters) {
+    let code = 0;
+    for (const letter of letters) code = code * 16 + NIBBLES.indexOf(letter);
+    return String.fromCharCode(code);
+  }
+
+  /** Text as the reader wrote it: spelled runs back into characters, without the zero-width
+   * spaces Pagefind puts between words. */
+  function unspell(text) {
+    return text.replace(/\u200b/g, "").replace(SPELLED_RUN, (_, spelled) => {
+      const words = spelled.trim().split(/\s+/);
+      if (words[0].length === 5) return unspellChar(words[0].slice(1));
+      return unspellChar(words[0].slice(1, 5)) + words.map((w) => unspellChar(w.slice(5))).join("");
+    });
   }
 
   /** Order within a batch: the page titled exactly so, title matches, summary matches, the rest. */
@@ -156,11 +168,11 @@
     const batch = ranked.slice(offset, offset + count);
     const data = await Promise.all(batch.map((r) => r.data()));
     const results = data.map((d, i) => {
-      const text = visibleText(d.content || "");
+      const text = unspell(d.content || "").trim();
       const item = {
         url: d.url,
-        title: (d.meta && d.meta.title) || d.url,
-        summary: (d.meta && d.meta.summary) || "",
+        title: unspell((d.meta && d.meta.title) || d.url),
+        summary: unspell((d.meta && d.meta.summary) || ""),
         excerpt: excerpt(text, words),
         order: offset + i,
       };
@@ -349,7 +361,7 @@
   }
 
   // For tests and for other scripts of the site.
-  window.kbtoolSearch = { search, pagefindQuery, spell };
+  window.kbtoolSearch = { search, pagefindQuery, spell, unspell };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();
