@@ -30,7 +30,7 @@ from kbtool.render.search_grams import BREAK, gram_words, page_text, spell, spel
 ASSETS = Path(search.__file__).parent / "assets"
 #: The terms the issue names, and what else a reader of this wiki types.
 REQUIRED = ["注意力", "位置编码", "多头", "缩放点积", "人形"]
-MORE = ["意力", "点积注", "自注意力", "机器人", "扩散策略", "状态空间"]
+MORE = ["意力", "点积注", "自注意力", "机器人", "扩散策略", "状态空间", "一种生成框"]
 
 PAGE = """<!doctype html>
 <html lang="zh"><head><meta charset="utf-8"><title>{title}</title>
@@ -91,6 +91,7 @@ PAGES: dict[str, tuple[str, str, str, str]] = {
         "把动作生成当作去噪过程。",
         "<p>扩散策略在机器人模仿学习中表现稳定；它的骨干可以是注意力网络。</p>"
         "<p>人形机器人、人形手、人形腿：人形平台上扩散策略很常见。</p>"
+        "<p>扩散模型是一种<strong>生成</strong>框架。</p>"
         "<p>注意。力学约束另行处理。</p>",
         "人形机器人策略网络",
     ),
@@ -278,6 +279,16 @@ def test_spell_page_spells_what_pagefind_indexes_and_nothing_else() -> None:
 
 
 _PLAIN = st.text(alphabet=_CHARS + "，。 \nAZaz19&<", max_size=60)
+
+
+@given(text=_PLAIN, cuts=st.lists(st.integers(min_value=0, max_value=60), max_size=4))
+def test_inline_elements_do_not_split_a_run(text: str, cuts: list[int]) -> None:
+    """``注意<b>力</b>``: text cut into pieces by inline elements is spelled into the same
+    words, in the same order, as the uncut text."""
+    bounds = sorted({0, len(text), *(c for c in cuts if c < len(text))})
+    pieces = [text[a:b] for a, b in zip(bounds, bounds[1:], strict=False)] or [""]
+    spelled = search_grams._spell_flow(pieces)
+    assert "".join(spelled).split() == search_grams.spell_text(text).split()
 
 
 @given(text=_PLAIN)

@@ -31,7 +31,7 @@ import html as html_lib
 import re
 
 #: Bump when the spelling changes, so that no older index is reused.
-VERSION = 5
+VERSION = 6
 #: Hex digits spelled as letters: Pagefind keeps an all-letter word whole in every language.
 _NIBBLES = "abcdefghijklmnop"
 #: Characters indexed as bigrams: CJK ideographs, kana, Hangul syllables (BMP only; the rare
@@ -146,6 +146,47 @@ def unspell_text(text: str) -> str:
     return _SPELLED_RUN.sub(_unspell_run, text)
 
 
+def _spell_flow(texts: list[str]) -> list[str]:
+    """Spell pieces of text that read as one line across inline elements (``注意<b>力</b>``):
+    a CJK run that crosses from one piece into the next is spelled as one run, each bigram
+    word in the piece of its first character, so that its words stay adjacent.
+
+    >>> _spell_flow(["用注意", "力"])
+    [' kbgre khfcigmoi kgmoigbap kgbapfcjl ', '']
+    """
+    if len(texts) == 1:
+        return [spell_text(texts[0])]
+    joined = "".join(texts)
+    runs = [(m.start(), m.end()) for m in _CJK_RUN.finditer(joined)]
+    spelled, start, first_run = [], 0, 0
+    for text in texts:
+        end = start + len(text)
+        pieces, cursor = [], start
+        while first_run < len(runs) and runs[first_run][1] <= start:
+            first_run += 1
+        for run_start, run_end in runs[first_run:]:
+            if run_start >= end:
+                break
+            here, there = max(run_start, start), min(run_end, end)
+            words = []
+            if run_start >= start:
+                words.append(BREAK)
+                if run_end - run_start == 1:
+                    words.append("k" + spell(joined[run_start]))
+            words += [
+                "k" + spell(joined[at]) + spell(joined[at + 1])
+                for at in range(here, min(there, run_end - 1))
+            ]
+            pieces.append(joined[cursor:here])
+            if words:
+                pieces.append(" " + " ".join(words) + " ")
+            cursor = there
+        pieces.append(joined[cursor:end])
+        spelled.append("".join(pieces))
+        start = end
+    return spelled
+
+
 def _scan(html: str, spell: bool) -> tuple[list[str], dict[str, list[str]]] | None:
     """Walk the part of ``html`` that Pagefind indexes. Return the page with every CJK run
     of that part spelled (when ``spell``) and the title and summary attributes taken off, in
@@ -159,14 +200,22 @@ def _scan(html: str, spell: bool) -> tuple[list[str], dict[str, list[str]]] | No
     in_body, skip, field, found = False, False, "body", False
     pos = html.rfind("<", 0, first)  # everything before the first body is not indexed
     out = [html[:pos]]
+    flow: list[tuple[int, str]] = []  # indexed text since the last block boundary: (piece, text)
+
+    def spell_flow() -> None:
+        if spell and any(_CJK_RUN.search(text) for _, text in flow):
+            for (piece, text), spelled in zip(flow, _spell_flow([t for _, t in flow]), strict=True):
+                if spelled != text:
+                    out[piece] = html_lib.escape(spelled, quote=False)
+        flow.clear()
+
     while (match := _TAG.search(html, pos)) is not None:
         text = html[pos : match.start()]
+        out.append(text)
         if in_body and not skip and text:
             plain = html_lib.unescape(text) if "&" in text else text
             fields[field].append(plain)
-            if spell and _CJK_RUN.search(plain):
-                text = html_lib.escape(spell_text(plain), quote=False)
-        out.append(text)
+            flow.append((len(out) - 1, plain))
         out.append(match.group(0))
         pos = match.end()
         closing, tag, attrs = match.groups()
@@ -196,8 +245,11 @@ def _scan(html: str, spell: bool) -> tuple[list[str], dict[str, list[str]]] | No
                 end = len(html) if end < 0 else end
                 out.append(html[pos:end])
                 pos = end
-        if in_body and tag not in _INLINE:
-            fields[field].append("\n")
+        if tag not in _INLINE:
+            spell_flow()
+            if in_body:
+                fields[field].append("\n")
+    spell_flow()
     out.append(html[pos:])
     return (out, fields) if found else None
 
