@@ -13,8 +13,8 @@ whose text contains the query, and spells the page text back into characters for
 The spelling replaces the characters rather than being added beside them: Pagefind then
 indexes no Chinese words of its own, which it would never be asked for (measured on 1,000 pages:
 a third less indexing time and memory, and 40% smaller page texts for excerpts). Only the copy
-handed to Pagefind is spelled; the published page is not. Any change to the spelling here must be made in
-``search.js`` too (browser tests check that both agree).
+handed to Pagefind is spelled; the published page is not. Any change to the spelling here
+must be made in ``search.js`` too (browser tests check that both agree).
 
 >>> gram_words("用注意力。")
 ['kbgre', 'khfcigmoi', 'kgmoigbap', 'kgbapfcjl']
