@@ -25,17 +25,19 @@ _MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "
 
 
 @cache
-def _parser_digest() -> str:
-    """The parser's source, so editing it (an editable install) invalidates parsed pages."""
+def source_digest(*patterns: str) -> str:
+    """A hash of kbtool's own source files matching ``patterns``, so that editing the code
+    (in an editable install) invalidates what that code computed."""
     package = Path(__file__).parent
     digest = hashlib.blake2b(digest_size=12)
-    for path in sorted([package / "model.py", *(package / "parse").glob("*.py")]):
+    for path in sorted(p for pattern in patterns for p in package.glob(pattern)):
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
 def _header(fingerprint: str) -> tuple[object, ...]:
-    return ("kbtool-pages", _FORMAT, __version__, _parser_digest(), fingerprint)
+    parser = source_digest("model.py", "parse/*.py")
+    return ("kbtool-pages", _FORMAT, __version__, parser, fingerprint)
 
 
 class _ModelUnpickler(pickle.Unpickler):

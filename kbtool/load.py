@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import hashlib
 import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool import cache
@@ -25,17 +27,45 @@ def default_jobs(config: Config) -> int:
     return config.jobs or len(os.sched_getaffinity(0))
 
 
-def load_wiki(config: Config, jobs: int | None = None, use_cache: bool = True) -> Wiki:
+@dataclass(frozen=True)
+class Snapshot:
+    """Every file's bytes and content digest, read once; what all caches are keyed by."""
+
+    files: list[tuple[Found, bytes, str]]
+    unreadable: list[Unreadable]
+
+    def digest(self) -> str:
+        """One hash of every path, kind and content digest, and every unreadable file."""
+        text = repr(
+            [(f.path, f.kind, digest) for f, _, digest in self.files]
+            + [(u.path, u.problem) for u in self.unreadable]
+        )
+        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def scan(config: Config) -> Snapshot:
     found, unreadable = discover(config)
+    files = []
+    for item in found:
+        data = _read(config.root, item, unreadable)
+        if data is not None:
+            files.append((item, data, content_digest(data)))
+    return Snapshot(files, sorted(unreadable, key=lambda u: u.path))
+
+
+def load_wiki(
+    config: Config,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    snapshot: Snapshot | None = None,
+) -> Wiki:
+    """Pages from the cache where a file's content is unchanged; the rest parsed."""
+    snapshot = snapshot or scan(config)
     fingerprint = config.fingerprint()
     cached = cache.load_pages(config.cache_path, fingerprint) if use_cache else {}
     pages: dict[str, Page] = {}
     todo: list[tuple[str, bytes, str, str]] = []
-    for item in found:
-        data = _read(config.root, item, unreadable)
-        if data is None:
-            continue
-        digest = content_digest(data)
+    for item, data, digest in snapshot.files:
         hit = cached.get(item.path)
         if hit is not None and hit.digest == digest and hit.kind == item.kind:
             pages[item.path] = hit
@@ -47,7 +77,7 @@ def load_wiki(config: Config, jobs: int | None = None, use_cache: bool = True) -
     if todo or len(pages) != len(cached):
         cache.save_pages(config.cache_path, fingerprint, pages)
     ordered = {path: pages[path] for path in sorted(pages)}
-    return Wiki(config, ordered, sorted(unreadable, key=lambda u: u.path))
+    return Wiki(config, ordered, list(snapshot.unreadable))
 
 
 def _read(root: Path, item: Found, unreadable: list[Unreadable]) -> bytes | None:

@@ -59,6 +59,16 @@ def is_external(target: str) -> bool:
     )
 
 
+def stat_target(root: str, path: str) -> Status:
+    """Status of a non-page file, without opening it or following it out of the root."""
+    real = os.path.realpath(os.path.join(root, path))
+    if real != root and not real.startswith(root + os.sep):
+        return Status.OUTSIDE
+    if os.path.isdir(real):
+        return Status.DIRECTORY
+    return Status.OK if os.path.exists(real) else Status.MISSING
+
+
 @dataclass
 class Wiki:
     config: Config
@@ -149,20 +159,14 @@ class Wiki:
         return self._stat(joined), joined, decoded_anchor
 
     def _stat(self, path: str) -> Status:
-        """Status of a non-page file, without opening it or following it out of the root."""
         if path not in self._stat_cache:
-            full = os.path.join(self.config.root, path)
-            real = os.path.realpath(full)
-            root = str(self.config.root)
-            if real != root and not real.startswith(root + os.sep):
-                self._stat_cache[path] = Status.OUTSIDE
-            elif os.path.isdir(real):
-                self._stat_cache[path] = Status.DIRECTORY
-            elif os.path.exists(real):
-                self._stat_cache[path] = Status.OK
-            else:
-                self._stat_cache[path] = Status.MISSING
+            self._stat_cache[path] = stat_target(str(self.config.root), path)
         return self._stat_cache[path]
+
+    @property
+    def stats(self) -> dict[str, Status]:
+        """Every non-page path a link led to, with what the disk said about it."""
+        return dict(self._stat_cache)
 
     def _resolve_wikilink(self, text: str) -> Target:
         name, _, anchor = text.partition("#")

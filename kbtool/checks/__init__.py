@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import files, frontmatter, graph, links
+from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.wiki import Wiki
 
@@ -51,29 +52,45 @@ def run_checks(
     paths: Iterable[str] = (),
 ) -> list[Diagnostic]:
     """Run every enabled check; apply configured severities; sort; keep only ``paths``."""
-    config = wiki.config
-    select, ignore, paths = tuple(select), tuple(ignore) + config.ignore, tuple(paths)
+    select, ignore = tuple(select), tuple(ignore)
+    enabled = _enabled(wiki.config, select, ignore)
+    found: list[Diagnostic] = []
+    for check, codes in CHECKS:
+        if any(enabled(code) for code in codes):
+            found += check(wiki)
+    return filter_diagnostics(found, wiki.config, select, ignore, paths)
 
+
+def _enabled(
+    config: Config, select: tuple[str, ...], ignore: tuple[str, ...]
+) -> Callable[[str], bool]:
     def enabled(code: str) -> bool:
         if select and not _matches(code, select):
             return False
-        return not _matches(code, ignore) and config.level(code) != "off"
+        return not _matches(code, ignore + config.ignore) and config.level(code) != "off"
 
-    found: list[Diagnostic] = []
-    for check, codes in CHECKS:
-        if not any(enabled(code) for code in codes):
+    return enabled
+
+
+def filter_diagnostics(
+    diagnostics: Iterable[Diagnostic],
+    config: Config,
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    paths: Iterable[str] = (),
+) -> list[Diagnostic]:
+    """Keep the enabled codes under ``paths``, at their configured severities, sorted."""
+    enabled = _enabled(config, tuple(select), tuple(ignore))
+    folders = tuple(p.rstrip("/") + "/" for p in paths)
+    kept = []
+    for d in diagnostics:
+        if not enabled(d.code) or (
+            folders and not any((d.path + "/").startswith(f) for f in folders)
+        ):
             continue
-        for d in check(wiki):
-            if enabled(d.code):
-                level = config.level(d.code)
-                found.append(d if level == d.severity else _with_severity(d, level))
-    if paths:
-        found = [
-            d
-            for d in found
-            if any(d.path == p or d.path.startswith(p.rstrip("/") + "/") for p in paths)
-        ]
-    return sorted(found)
+        level = config.level(d.code)
+        kept.append(d if level == d.severity else _with_severity(d, level))
+    return sorted(kept)
 
 
 def _with_severity(d: Diagnostic, level: str) -> Diagnostic:

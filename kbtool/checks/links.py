@@ -143,9 +143,11 @@ def _suggest(wiki: Wiki, path: str | None, kind: str | None) -> str:
     same = [p for p in wiki.by_stem.get(name, []) if kind is None or p.kind == kind]
     if same:
         return f" (a page '{same[0].path}' exists)"
-    # Otherwise a close file name in the same folder (typos, `_` for `-`).
+    # Otherwise a close file name in the same folder (typos, `_` for `-`). Fuzzy matching is
+    # slow, so only names that start alike are compared, and only a few hundred of them.
     stems = wiki.by_folder.get(path.rsplit("/", 1)[0] if "/" in path else "", {})
-    if len(stems) > 2000:  # Fuzzy matching a huge folder costs more than the hint is worth.
+    alike = [stem for stem in stems if stem[:2] == name[:2]]
+    if len(alike) > 300:
         return ""
-    close = difflib.get_close_matches(name, list(stems), n=1, cutoff=0.8)
+    close = difflib.get_close_matches(name, alike, n=1, cutoff=0.8)
     return f" (did you mean '{stems[close[0]]}'?)" if close else ""

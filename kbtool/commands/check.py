@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import argparse
 import time
+from datetime import date
 from pathlib import Path
 
-from kbtool.checks import run_checks
+from kbtool.checks import filter_diagnostics, run_checks
+from kbtool.checks.memo import load_memo, memo_key, save_memo
 from kbtool.codes import RULES
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.diagnostics import FORMATTERS, summarize
 from kbtool.errors import UsageError
-from kbtool.load import load_wiki
+from kbtool.load import load_wiki, scan
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -66,10 +68,18 @@ def run(args: argparse.Namespace) -> int:
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
-    wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache)
-    diagnostics = run_checks(wiki, select, ignore, paths)
+    snapshot = scan(config)
+    key = memo_key(config, snapshot.digest(), date.today())
+    everything = None if args.no_cache else load_memo(config, key)
+    if everything is None:
+        wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache, snapshot=snapshot)
+        everything = run_checks(wiki)
+        save_memo(config, key, everything, wiki.stats)
+    diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
     checked = sum(
-        1 for p in wiki.pages if not paths or any(p == q or p.startswith(q + "/") for q in paths)
+        1
+        for f, _, _ in snapshot.files
+        if not paths or any(f.path == q or f.path.startswith(q + "/") for q in paths)
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
     print(FORMATTERS[args.format](diagnostics, summary))
