@@ -77,15 +77,17 @@ def _walk(
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return
+    prefix = str(root) + os.sep
     for entry in entries:
         if entry.name.startswith("."):
             continue
-        path = Path(entry.path)
-        rel = path.relative_to(root).as_posix()
+        # Plain strings on the hot path: a Path per file costs more than the rest of the walk.
+        rel = entry.path.removeprefix(prefix).replace(os.sep, "/")
         if any(fnmatch.fnmatch(rel, pattern) for pattern in exclude):
             continue
         is_md = entry.name.endswith(".md")
         if entry.is_symlink():
+            path = Path(entry.path)
             problem = _symlink_problem(root, path)
             if problem:
                 if is_md or _points_to_dir(path):
@@ -103,7 +105,7 @@ def _walk(
         except OSError:
             is_dir = False
         if is_dir:
-            _walk(root, path, kind, exclude, found, unreadable, visited, linked)
+            _walk(root, Path(entry.path), kind, exclude, found, unreadable, visited, linked)
         elif is_md:
             found.append(Found(rel, kind))
 
