@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-import kbtool.checks.memo
 import kbtool.load
+import kbtool.memo
 
 
 @pytest.fixture
@@ -67,7 +67,7 @@ def test_a_file_appearing_on_disk_invalidates(root: Path, loads: list[int], run_
 
 def test_a_new_day_invalidates(root: Path, loads: list[int], run_kbtool, monkeypatch) -> None:
     run_kbtool("-C", root, "check")
-    real = kbtool.checks.memo.memo_key
+    real = kbtool.memo.memo_key
     monkeypatch.setattr(
         "kbtool.commands.check.memo_key",
         lambda config, content, today: real(config, content, today.replace(year=today.year + 1)),
@@ -82,10 +82,22 @@ def test_a_corrupt_memo_is_recomputed(root: Path, loads, run_kbtool, garbage: st
     (root / ".kbtool" / "check.json").write_text(garbage)
     again = run_kbtool("-C", root, "check")
     assert again.lines[:-1] == first.lines[:-1] and len(loads) == 2
-    assert json.loads((root / ".kbtool" / "check.json").read_text())["diagnostics"]
+    assert json.loads((root / ".kbtool" / "check.json").read_text())["payload"]["diagnostics"]
 
 
 def test_no_cache_recomputes(root: Path, loads: list[int], run_kbtool) -> None:
     run_kbtool("-C", root, "check")
     run_kbtool("-C", root, "check", "--no-cache")
+    assert len(loads) == 2
+
+
+@pytest.mark.parametrize("payload", [{}, {"diagnostics": 3}, {"diagnostics": [[1, 2]]}])
+def test_a_memo_with_a_foreign_payload_is_recomputed(
+    root: Path, loads, run_kbtool, payload
+) -> None:
+    first = run_kbtool("-C", root, "check")
+    memo = root / ".kbtool" / "check.json"
+    data = json.loads(memo.read_text())
+    memo.write_text(json.dumps({**data, "payload": payload}))
+    assert run_kbtool("-C", root, "check").lines[:-1] == first.lines[:-1]
     assert len(loads) == 2

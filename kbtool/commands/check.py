@@ -8,12 +8,12 @@ from datetime import date
 from pathlib import Path
 
 from kbtool.checks import filter_diagnostics, run_checks
-from kbtool.checks.memo import load_memo, memo_key, save_memo
 from kbtool.codes import RULES
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.diagnostics import FORMATTERS, summarize
 from kbtool.errors import UsageError
 from kbtool.load import load_wiki, scan
+from kbtool.memo import diagnostics_from_json, diagnostics_to_json, load_memo, memo_key, save_memo
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,11 +70,14 @@ def run(args: argparse.Namespace) -> int:
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     snapshot = scan(config)
     key = memo_key(config, snapshot.digest(), date.today())
-    everything = None if args.no_cache else load_memo(config, key)
+    memo = None if args.no_cache else load_memo(config, "check", key)
+    everything = diagnostics_from_json(memo.get("diagnostics")) if memo else None
     if everything is None:
         wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache, snapshot=snapshot)
         everything = run_checks(wiki)
-        save_memo(config, key, everything, wiki.stats)
+        save_memo(
+            config, "check", key, wiki.stats, {"diagnostics": diagnostics_to_json(everything)}
+        )
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
     checked = sum(
         1

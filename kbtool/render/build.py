@@ -9,18 +9,22 @@
 5. search index over the staged site;
 6. swap the staged site in, and record what was published.
 
-With nothing changed, stage 3 finds every key unchanged and the build stops there.
+With nothing changed since the last successful build (same file contents, settings, day and
+copied files), the build stops before stage 1: see :mod:`kbtool.memo`. Otherwise, with every
+key unchanged, stage 3 finds nothing to render and the build stops there.
 """
 
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -29,7 +33,15 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
-from kbtool.load import default_jobs, load_wiki
+from kbtool.load import default_jobs, load_wiki, scan
+from kbtool.memo import (
+    diagnostics_from_json,
+    diagnostics_to_json,
+    forget_memo,
+    load_memo,
+    memo_key,
+    save_memo,
+)
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page, graph_script
@@ -301,7 +313,13 @@ def build_site(
     jobs = jobs or default_jobs(config)
     with build_lock(config.cache_path):
         remove_stale_staging(site_dir)
-        wiki = load_wiki(config, jobs=jobs, use_cache=use_cache)
+        snapshot = scan(config)
+        key = memo_key(config, snapshot.digest(), date.today(), str(site_dir))
+        if use_cache and not full and _unchanged_since_last_build(config, key, site_dir, report):
+            clock.lap("load")
+            return report
+        forget_memo(config, "build")
+        wiki = load_wiki(config, jobs=jobs, use_cache=use_cache, snapshot=snapshot)
         report.pages = len(wiki.pages)
         clock.lap("load")
         report.diagnostics = run_checks(wiki)
@@ -323,17 +341,63 @@ def build_site(
         fresh = [p for p in planned if _is_fresh(p, manifest.get(p.name), config.root)]
         stale = [p for p in planned if not _is_fresh(p, manifest.get(p.name), config.root)]
         clock.lap("plan")
-        if not stale and set(manifest) == {p.name for p in planned}:
+        complete = all((site_dir / f).is_file() for r in manifest.values() for f in r.files)
+        if not stale and set(manifest) == {p.name for p in planned} and complete:
             report.reused = len(fresh)
             report.diagnostics += _configured(
                 config, (d for r in manifest.values() for d in r.diagnostics)
             )
             report.ok = not report.errors
-            return report
-        _stage_and_publish(
-            site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress
-        )
+        else:
+            _stage_and_publish(
+                site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress
+            )
+        if report.ok:
+            _remember_build(config, key, wiki, site_dir, report)
     return report
+
+
+def _remember_build(
+    config: Config, key: str, wiki: Wiki, site_dir: Path, report: BuildReport
+) -> None:
+    """What the next build needs to tell, without loading anything, that nothing changed."""
+    copies: dict[str, str] = {}
+    for record in load_manifest(config.cache_path, site_dir).values():
+        copies.update(record.copies)
+    payload = {
+        "diagnostics": diagnostics_to_json(report.diagnostics),
+        "pages": report.pages,
+        "outputs": report.outputs,
+        "copies": copies,
+        "site_files": _count_files(site_dir),
+    }
+    save_memo(config, "build", key, wiki.stats, payload)
+
+
+def _count_files(folder: Path) -> int:
+    """How many files the published site has: a file deleted from it is noticed."""
+    return sum(len(files) for _, _, files in os.walk(folder))
+
+
+def _unchanged_since_last_build(
+    config: Config, key: str, site_dir: Path, report: BuildReport
+) -> bool:
+    memo = load_memo(config, "build", key)
+    if memo is None or memo.get("site_files") != _count_files(site_dir):
+        return False
+    diagnostics = diagnostics_from_json(memo.get("diagnostics"))
+    copies = memo.get("copies")
+    if diagnostics is None or not isinstance(copies, dict):
+        return False
+    if any(stat_signature(config.root / path) != sig for path, sig in copies.items()):
+        return False  # An image the site copied was edited.
+    report.diagnostics = diagnostics
+    report.pages = report.outputs = report.reused = 0
+    if isinstance(memo.get("pages"), int) and isinstance(memo.get("outputs"), int):
+        report.pages, report.outputs = memo["pages"], memo["outputs"]
+        report.reused = report.outputs
+    report.ok = True
+    return True
 
 
 def _stage_and_publish(
