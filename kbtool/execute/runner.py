@@ -24,6 +24,7 @@ from kbtool.execute import cache
 from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
 from kbtool.execute.protocol import ProtocolError, decode, encode
 from kbtool.execute.results import CellResult, PageResult, from_dict
+from kbtool.load import default_jobs
 from kbtool.model import Page, Problem
 
 #: Thread pools of numerical libraries do not survive a fork; one thread each makes the warm
@@ -45,10 +46,6 @@ _BOOT = (
 _RESTARTS = 2
 
 OnResult = Callable[[PageResult], None]
-
-
-def default_jobs(config: Config) -> int:
-    return config.jobs or len(os.sched_getaffinity(0))
 
 
 def worker_environment() -> dict[str, str]:
