@@ -21,14 +21,14 @@ import multiprocessing
 import os
 import shutil
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
-from kbtool.checks import run_checks
+from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
@@ -277,19 +277,6 @@ def _render_pages_here(
         _WORK.clear()
 
 
-def _configured(config: Config, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
-    """Build diagnostics with their configured severity; codes switched off or ignored go."""
-    out = []
-    for d in diagnostics:
-        level = config.level(d.code)
-        if level == "off" or any(d.code.startswith(code) for code in config.ignore):
-            continue
-        if level != d.severity:
-            d = Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix)  # type: ignore[arg-type]
-        out.append(d)
-    return out
-
-
 def _search_index(staging: Path, config: Config) -> Any:
     from kbtool.render.search import build_search_index
 
@@ -344,8 +331,8 @@ def build_site(
         complete = all((site_dir / f).is_file() for r in manifest.values() for f in r.files)
         if not stale and set(manifest) == {p.name for p in planned} and complete:
             report.reused = len(fresh)
-            report.diagnostics += _configured(
-                config, (d for r in manifest.values() for d in r.diagnostics)
+            report.diagnostics += filter_diagnostics(
+                (d for r in manifest.values() for d in r.diagnostics), config
             )
             report.ok = not report.errors
         else:
@@ -430,8 +417,8 @@ def _stage_and_publish(
         report.rendered = len(stale)
         report.rendered_outputs = sorted(item.name for item in stale)
         clock.lap("render")
-        build_diagnostics = _configured(
-            config, (d for r in records.values() for d in r.diagnostics)
+        build_diagnostics = filter_diagnostics(
+            (d for r in records.values() for d in r.diagnostics), config
         )
         report.diagnostics = sorted(report.diagnostics + build_diagnostics)
         if report.errors:
