@@ -160,9 +160,8 @@ def plan(site: SiteContext) -> list[Planned]:
         Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
     ]
     data = graph_data(site)
-    planned.append(
-        Planned(urls.GRAPH, graph_page(site, data).key(site), "index", graph_page(site, data))
-    )
+    page = graph_page(site, data)
+    planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
     planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
     planned += [
         Planned(name, _digest(content), "static", content)
@@ -206,13 +205,12 @@ def _chunks(items: list[str], jobs: int) -> list[list[str]]:
 
 def _render_other(site: SiteContext, staging: Path, item: Planned) -> Rendered:
     if item.kind == "index":
-        text = item.arg.render(site)
-        write_file(staging, item.name, text)
-        return Rendered({item.name: ""})
-    if item.kind == "graph":
-        write_file(staging, item.name, graph_script(site, item.arg))
-        return Rendered({item.name: ""})
-    write_file(staging, item.name, item.arg)
+        content = item.arg.render(site)
+    elif item.kind == "graph":
+        content = graph_script(site, item.arg)
+    else:
+        content = item.arg
+    write_file(staging, item.name, content)
     return Rendered({item.name: ""})
 
 
@@ -325,8 +323,11 @@ def build_site(
         manifest = (
             {} if full or not site_dir.is_dir() else load_manifest(config.cache_path, site_dir)
         )
-        fresh = [p for p in planned if _is_fresh(p, manifest.get(p.name), config.root)]
-        stale = [p for p in planned if not _is_fresh(p, manifest.get(p.name), config.root)]
+        fresh: list[Planned] = []
+        stale: list[Planned] = []
+        for item in planned:
+            is_fresh = _is_fresh(item, manifest.get(item.name), config.root)
+            (fresh if is_fresh else stale).append(item)
         clock.lap("plan")
         complete = all((site_dir / f).is_file() for r in manifest.values() for f in r.files)
         if not stale and set(manifest) == {p.name for p in planned} and complete:
