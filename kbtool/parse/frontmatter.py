@@ -53,6 +53,15 @@ def split_frontmatter(text: str) -> tuple[str | None, int, list[Problem]]:
     return None, 0, [Problem("KB102", "frontmatter opened with '---' on line 1 is never closed")]
 
 
+def blank_frontmatter(text: str, body_start: int) -> str:
+    """``text`` with its first ``body_start`` lines (the frontmatter) emptied, so that
+    markdown-it's line numbers in the body are the file's."""
+    if not body_start:
+        return text
+    lines = text.split("\n", body_start)
+    return "\n" * body_start + (lines[-1] if len(lines) > body_start else "")
+
+
 def load_frontmatter(yaml_text: str, first_line: int) -> tuple[Frontmatter | None, list[Problem]]:
     """Load YAML that starts at file line ``first_line`` (the line after ``---``)."""
     offset = first_line - 1

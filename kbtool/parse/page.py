@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from kbtool.model import Frontmatter, Link, LinkKind, Page, PageKind, Problem, Span
 from kbtool.parse.digest import content_digest
-from kbtool.parse.frontmatter import load_frontmatter, split_frontmatter
+from kbtool.parse.frontmatter import blank_frontmatter, load_frontmatter, split_frontmatter
 from kbtool.parse.markdown import parse_body
 
 #: Frontmatter lists whose items are links, and the kind each item gets.
@@ -27,9 +27,7 @@ def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None
     if yaml_text is not None:
         frontmatter, fm_problems = load_frontmatter(yaml_text, first_line=2)
         problems += fm_problems
-    # Blank out the frontmatter so markdown-it's line numbers are the file's.
-    body_source = "\n" * body_start + text.split("\n", body_start)[-1] if body_start else text
-    body = parse_body(body_source, path)
+    body = parse_body(blank_frontmatter(text, body_start), path)
     problems += body.problems
 
     links = _frontmatter_links(path, frontmatter) + body.links

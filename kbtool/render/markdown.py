@@ -22,6 +22,7 @@ from markdown_it.utils import OptionsDict
 from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import PageResult
 from kbtool.model import Link, Page, Span
+from kbtool.parse.frontmatter import blank_frontmatter
 from kbtool.parse.markdown import WIKILINK, markdown_parser
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_cell
@@ -301,10 +302,7 @@ def render_body(
     """
     md = markdown_parser()
     text = source.replace("\r\n", "\n").replace("\r", "\n")
-    if page.body_line > 1:
-        lines = text.split("\n", page.body_line - 1)
-        text = "\n" * (page.body_line - 1) + (lines[-1] if len(lines) >= page.body_line else "")
-    tokens = md.parse(text)
+    tokens = md.parse(blank_frontmatter(text, page.body_line - 1))
     ctx = _Context(page, urls.page_output(page.path), wiki, result, t)
     title_id = None
     # A leading `# Title` is the page's title: the template shows it, with the same id.
