@@ -35,6 +35,19 @@ def source_digest(*patterns: str) -> str:
     return digest.hexdigest()
 
 
+def write_atomic(target: Path, data: bytes) -> None:
+    """Write a new file beside ``target`` and rename it into place, so that a reader never sees
+    half a file. Raises OSError, leaving no temporary file behind."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
 def _header(fingerprint: str) -> tuple[object, ...]:
     parser = source_digest("model.py", "parse/*.py")
     return ("kbtool-pages", _FORMAT, __version__, parser, fingerprint)
@@ -65,9 +78,7 @@ def save_pages(cache_dir: Path, fingerprint: str, pages: dict[str, Page]) -> Non
     """Write atomically, so a reader never sees half a file. Failure to write is not fatal."""
     try:
         cache_dir.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".pages.", suffix=".tmp")
-        with os.fdopen(fd, "wb") as f:
-            pickle.dump((_header(fingerprint), pages), f, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, cache_dir / "pages.pickle")
+        data = pickle.dumps((_header(fingerprint), pages), protocol=pickle.HIGHEST_PROTOCOL)
+        write_atomic(cache_dir / "pages.pickle", data)
     except OSError:
         pass

@@ -13,14 +13,12 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import astuple
 from datetime import date
 from typing import Any
 
 from kbtool import __version__
-from kbtool.cache import source_digest
+from kbtool.cache import source_digest, write_atomic
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.wiki import Status, stat_target
@@ -57,10 +55,8 @@ def save_memo(
     }
     try:
         config.cache_path.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=config.cache_path, prefix=f".{name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f, ensure_ascii=False)
-        os.replace(tmp, config.cache_path / f"{name}.json")
+        text = json.dumps(data, ensure_ascii=False)
+        write_atomic(config.cache_path / f"{name}.json", text.encode("utf-8"))
     except OSError:
         pass  # A cache that cannot be written only costs time.
 

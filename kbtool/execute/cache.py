@@ -14,14 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from kbtool import __version__
+from kbtool.cache import write_atomic
 from kbtool.config import Config
 from kbtool.execute.plan import PagePlan
 from kbtool.execute.results import PageResult, from_dict, to_dict
@@ -98,12 +97,6 @@ def save(config: Config, result: PageResult, key: str) -> None:
     }
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".result.", suffix=".tmp")
+        write_atomic(target, json.dumps(data, ensure_ascii=False).encode())  # one write
     except OSError:
-        return
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(json.dumps(data, ensure_ascii=False).encode())  # one write, not many
-        os.replace(temporary, target)
-    except OSError:
-        Path(temporary).unlink(missing_ok=True)
+        pass

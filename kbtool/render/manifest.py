@@ -15,6 +15,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from kbtool.cache import write_atomic
 from kbtool.diagnostics import Diagnostic
 
 _FORMAT = 1
@@ -86,6 +87,4 @@ def save_manifest(cache_dir: Path, site_dir: Path, records: dict[str, Record]) -
         },
     }
     cache_dir.mkdir(parents=True, exist_ok=True)
-    tmp = _file(cache_dir).with_suffix(".tmp")
-    tmp.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    os.replace(tmp, _file(cache_dir))
+    write_atomic(_file(cache_dir), json.dumps(data, ensure_ascii=False).encode("utf-8"))
