@@ -25,8 +25,6 @@ from kbtool.parse.cells import cell_tags
 CellMode = Literal["exec", "doctest", "skip"]
 
 SKIP, RAISES = "skip-execution", "raises-exception"
-#: Tags that only change how the site shows a cell; kept in results and notebooks.
-DISPLAY_TAGS = ("hide-input", "hide-output", "remove-cell")
 
 
 @dataclass(frozen=True, slots=True)

@@ -100,11 +100,6 @@ def has_children() -> bool:
             return True
 
 
-def children_of(parent: int) -> list[int]:
-    """Live children of ``parent``."""
-    return [pid for pid, zombie in _children(parent) if not zombie]
-
-
 def _children(parent: int) -> list[tuple[int, bool]]:
     """(pid, is a zombie) of each child of ``parent``, found by scanning ``/proc``.
 
