@@ -92,8 +92,7 @@ class _Handler(SimpleHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
+        self.end_headers()  # which adds Cache-Control: no-store
         if self.command != "HEAD":
             self.wfile.write(body)
 
@@ -132,7 +131,7 @@ def _relevant(config: Config) -> Callable[[Any, str], bool]:
     def keep(_change: Any, path: str) -> bool:
         if path.startswith((cache, site)):
             return False
-        return path.endswith((".md", "pyproject.toml")) or "." in Path(path).name
+        return "." in Path(path).name  # any file with an extension: .md, pyproject.toml, images
 
     return keep
 
