@@ -56,6 +56,13 @@ def _by_title(infos: list[PageInfo]) -> list[PageInfo]:
     return sorted(infos, key=lambda i: (i.ref.title.lower(), i.ref.path))
 
 
+def _list_page(
+    output: str, title: str, entries: list[dict[str, str]], show_type: bool
+) -> IndexPage:
+    data = {"entries": entries, "intro": "", "show_type": show_type}
+    return IndexPage(output, "list.html", title, data)
+
+
 def index_pages(site: SiteContext) -> list[IndexPage]:
     t = site.t
     infos = list(site.infos.values())
@@ -72,14 +79,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     for name in type_names:
         output = urls.type_output(name)
         entries = [_entry(i, output) for i in _by_title(by_type.get(name, []))]
-        out.append(
-            IndexPage(
-                output,
-                "list.html",
-                t("type_title", type=name),
-                {"entries": entries, "intro": "", "show_type": False},
-            )
-        )
+        out.append(_list_page(output, t("type_title", type=name), entries, show_type=False))
 
     tag_pages: dict[str, list[PageInfo]] = defaultdict(list)
     for info in infos:
@@ -88,14 +88,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     for tag, tagged in sorted(tag_pages.items()):
         output = urls.tag_output(tag)
         entries = [_entry(i, output) for i in _by_title(tagged)]
-        out.append(
-            IndexPage(
-                output,
-                "list.html",
-                t("tag_title", tag=tag),
-                {"entries": entries, "intro": "", "show_type": True},
-            )
-        )
+        out.append(_list_page(output, t("tag_title", tag=tag), entries, show_type=True))
 
     def folder(info: PageInfo) -> str:
         rest = info.ref.path.removeprefix(site.config.sources.rstrip("/") + "/")
@@ -105,14 +98,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
         _entry(i, urls.SOURCES_INDEX, folder(i))
         for i in sorted(source_infos, key=lambda i: (folder(i), i.ref.title.lower()))
     ]
-    out.append(
-        IndexPage(
-            urls.SOURCES_INDEX,
-            "list.html",
-            t("sources_title"),
-            {"entries": sources, "intro": "", "show_type": True},
-        )
-    )
+    out.append(_list_page(urls.SOURCES_INDEX, t("sources_title"), sources, show_type=True))
 
     counts = Counter(i.ref.type for i in wiki_infos)
     types = [
