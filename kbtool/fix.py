@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +72,13 @@ def plan_fixes(wiki: Wiki) -> list[PageFix]:
 
 
 def apply_fix(root: Path, fix: PageFix) -> None:
-    """Replace the file atomically, keeping a BOM if it had one."""
+    """Replace the file atomically, keeping a BOM if it had one and its permissions."""
     full = root / fix.path
     bom = b"\xef\xbb\xbf" if full.read_bytes().startswith(b"\xef\xbb\xbf") else b""
     fd, tmp = tempfile.mkstemp(dir=full.parent, prefix=".kbtool-fix.")
     with os.fdopen(fd, "wb") as f:
         f.write(bom + fix.after.encode("utf-8"))
+    os.chmod(tmp, stat.S_IMODE(full.stat().st_mode))  # mkstemp made it private (0600)
     os.replace(tmp, full)
 
 

@@ -107,3 +107,12 @@ def test_new_rejects_unknown_type_and_paths(wiki: Path) -> None:
     assert main(["-C", str(wiki), "new", "recipe", "x"]) == 2
     assert main(["-C", str(wiki), "new", "concept", "../escape"]) == 2
     assert not (wiki / "wiki/escape.md").exists()
+
+
+def test_fix_keeps_the_file_permissions(wiki: Path) -> None:
+    page = write(wiki, "wiki/a.md", A_PAGE)
+    write(wiki, "sources/s.md", "# S\n\n[A](../wiki/a.md)\n")
+    page.chmod(0o644)
+    main(["-C", str(wiki), "fix"])
+    assert "related:\n  - ./b.md" in page.read_text(encoding="utf-8")
+    assert page.stat().st_mode & 0o777 == 0o644
