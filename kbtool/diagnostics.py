@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass
 
 from kbtool.codes import Level
+from kbtool.config import Config
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -21,6 +22,48 @@ class Diagnostic:
 
     def format(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.code} {self.severity} {self.message}"
+
+
+def _matches(code: str, patterns: Iterable[str]) -> bool:
+    return any(code.startswith(p) for p in patterns)
+
+
+def enabled_codes(
+    config: Config, select: tuple[str, ...], ignore: tuple[str, ...]
+) -> Callable[[str], bool]:
+    """Whether a code is reported: selected (if a selection is given), not ignored, not off."""
+
+    def enabled(code: str) -> bool:
+        if select and not _matches(code, select):
+            return False
+        return not _matches(code, ignore + config.ignore) and config.level(code) != "off"
+
+    return enabled
+
+
+def filter_diagnostics(
+    diagnostics: Iterable[Diagnostic],
+    config: Config,
+    select: Iterable[str] = (),
+    ignore: Iterable[str] = (),
+    paths: Iterable[str] = (),
+) -> list[Diagnostic]:
+    """Keep the enabled codes under ``paths``, at their configured severities, sorted."""
+    enabled = enabled_codes(config, tuple(select), tuple(ignore))
+    folders = tuple(p.rstrip("/") + "/" for p in paths)
+    kept = []
+    for d in diagnostics:
+        if not enabled(d.code) or (
+            folders and not any((d.path + "/").startswith(f) for f in folders)
+        ):
+            continue
+        level = config.level(d.code)
+        kept.append(d if level == d.severity else _with_severity(d, level))
+    return sorted(kept)
+
+
+def _with_severity(d: Diagnostic, level: str) -> Diagnostic:
+    return Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix)  # type: ignore[arg-type]
 
 
 @dataclass(frozen=True, slots=True)

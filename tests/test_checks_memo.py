@@ -31,7 +31,7 @@ def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr("kbtool.commands.check.load_wiki", counting)
+    monkeypatch.setattr(kbtool.load, "load_wiki", counting)  # imported at call time
     return calls
 
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import files, frontmatter, graph, links
-from kbtool.config import Config
-from kbtool.diagnostics import Diagnostic
+from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
+
+__all__ = ["CHECKS", "filter_diagnostics", "run_checks"]
 
 Check = Callable[[Wiki], Iterator[Diagnostic]]
 
@@ -41,10 +42,6 @@ CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
 )
 
 
-def _matches(code: str, patterns: Iterable[str]) -> bool:
-    return any(code.startswith(p) for p in patterns)
-
-
 def run_checks(
     wiki: Wiki,
     select: Iterable[str] = (),
@@ -53,45 +50,9 @@ def run_checks(
 ) -> list[Diagnostic]:
     """Run every enabled check; apply configured severities; sort; keep only ``paths``."""
     select, ignore = tuple(select), tuple(ignore)
-    enabled = _enabled(wiki.config, select, ignore)
+    enabled = enabled_codes(wiki.config, select, ignore)
     found: list[Diagnostic] = []
     for check, codes in CHECKS:
         if any(enabled(code) for code in codes):
             found += check(wiki)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)
-
-
-def _enabled(
-    config: Config, select: tuple[str, ...], ignore: tuple[str, ...]
-) -> Callable[[str], bool]:
-    def enabled(code: str) -> bool:
-        if select and not _matches(code, select):
-            return False
-        return not _matches(code, ignore + config.ignore) and config.level(code) != "off"
-
-    return enabled
-
-
-def filter_diagnostics(
-    diagnostics: Iterable[Diagnostic],
-    config: Config,
-    select: Iterable[str] = (),
-    ignore: Iterable[str] = (),
-    paths: Iterable[str] = (),
-) -> list[Diagnostic]:
-    """Keep the enabled codes under ``paths``, at their configured severities, sorted."""
-    enabled = _enabled(config, tuple(select), tuple(ignore))
-    folders = tuple(p.rstrip("/") + "/" for p in paths)
-    kept = []
-    for d in diagnostics:
-        if not enabled(d.code) or (
-            folders and not any((d.path + "/").startswith(f) for f in folders)
-        ):
-            continue
-        level = config.level(d.code)
-        kept.append(d if level == d.severity else _with_severity(d, level))
-    return sorted(kept)
-
-
-def _with_severity(d: Diagnostic, level: str) -> Diagnostic:
-    return Diagnostic(d.path, d.line, d.col, d.code, level, d.message, d.fix)  # type: ignore[arg-type]

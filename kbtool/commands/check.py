@@ -7,12 +7,11 @@ import time
 from datetime import date
 from pathlib import Path
 
-from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.codes import RULES
 from kbtool.commands import add_jobs_argument, load_project_config
-from kbtool.diagnostics import FORMATTERS, summarize
+from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
 from kbtool.errors import UsageError
-from kbtool.load import load_wiki, scan
+from kbtool.load import scan
 from kbtool.memo import diagnostics_from_json, diagnostics_to_json, load_memo, memo_key, save_memo
 
 
@@ -72,7 +71,10 @@ def run(args: argparse.Namespace) -> int:
     key = memo_key(config, snapshot.digest(), date.today())
     memo = None if args.no_cache else load_memo(config, "check", key)
     everything = diagnostics_from_json(memo.get("diagnostics")) if memo else None
-    if everything is None:
+    if everything is None:  # Only now are the checks (and markdown-it, if pages changed) loaded.
+        from kbtool.checks import run_checks
+        from kbtool.load import load_wiki
+
         wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache, snapshot=snapshot)
         everything = run_checks(wiki)
         save_memo(
