@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -86,19 +87,20 @@ class Wiki:
     def wiki_pages(self) -> list[Page]:
         return [p for p in self.pages.values() if p.kind == "wiki"]
 
-    @cached_property
-    def by_stem(self) -> dict[str, list[Page]]:
+    def _index(self, name: Callable[[Page], str]) -> dict[str, list[Page]]:
+        """Pages grouped by ``name(page)``, case-insensitively (wikilinks ignore case)."""
         index: dict[str, list[Page]] = {}
         for page in self.pages.values():
-            index.setdefault(page.stem.lower(), []).append(page)
+            index.setdefault(name(page).lower(), []).append(page)
         return index
 
     @cached_property
+    def by_stem(self) -> dict[str, list[Page]]:
+        return self._index(lambda page: page.stem)
+
+    @cached_property
     def by_title(self) -> dict[str, list[Page]]:
-        index: dict[str, list[Page]] = {}
-        for page in self.pages.values():
-            index.setdefault(page.title.lower(), []).append(page)
-        return index
+        return self._index(lambda page: page.title)
 
     @cached_property
     def by_folder(self) -> dict[str, dict[str, str]]:
