@@ -77,6 +77,9 @@ class Wiki:
     unreadable: list[Unreadable] = field(default_factory=list)
     #: The date `updated` is compared with; fixed by tests.
     today: date = field(default_factory=date.today)
+    #: The pages whose links and own diagnostics are wanted (None: all). The others may be
+    #: stand-ins that carry only what links to them need: path, kind, title, slugs.
+    checked: frozenset[str] | None = None
     _stat_cache: dict[str, Status] = field(default_factory=dict, repr=False)
     # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
     _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
@@ -86,6 +89,12 @@ class Wiki:
     @property
     def wiki_pages(self) -> list[Page]:
         return [p for p in self.pages.values() if p.kind == "wiki"]
+
+    @cached_property
+    def checked_pages(self) -> list[Page]:
+        if self.checked is None:
+            return list(self.pages.values())
+        return [page for path, page in self.pages.items() if path in self.checked]
 
     def _index(self, name: Callable[[Page], str]) -> dict[str, list[Page]]:
         """Pages grouped by ``name(page)``, case-insensitively (wikilinks ignore case)."""
@@ -123,10 +132,10 @@ class Wiki:
 
     @cached_property
     def links(self) -> list[ResolvedLink]:
-        """Every link of every page, resolved once."""
+        """Every link of every checked page, resolved once."""
         return [
             ResolvedLink(page, link, self.resolve(page, link))
-            for page in self.pages.values()
+            for page in self.checked_pages
             for link in page.links
         ]
 
