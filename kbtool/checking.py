@@ -24,12 +24,12 @@ from typing import Any
 from kbtool import __version__
 from kbtool.cache import source_digest
 from kbtool.checks import graph_diagnostics, page_diagnostics
-from kbtool.checks.graph import LinkTable, PageLinks, page_links
+from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.load import Snapshot, load_pages
 from kbtool.model import Page
-from kbtool.store import Store
+from kbtool.store import Store, memory_store
 from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
 
 CHECK, FACTS, STAT = "check", "facts", "stat"
@@ -98,25 +98,34 @@ def _depends_on(item: ResolvedLink) -> set[str]:
     return facts
 
 
-def _record(diagnostics: list[Diagnostic], links: PageLinks) -> bytes:
+def _record(diagnostics: list[Diagnostic]) -> bytes:
+    """A page's diagnostics as JSON; empty (not even ``[]``) for a clean page, so that a run
+    reads only the records of pages that have something to report."""
+    if not diagnostics:
+        return b""
     rows = [[d.path, d.line, d.col, d.code, d.severity, d.message, d.fix] for d in diagnostics]
-    return json.dumps({"d": rows, "g": links.to_json()}, ensure_ascii=False).encode("utf-8")
+    return json.dumps(rows, ensure_ascii=False).encode("utf-8")
 
 
-def _unrecord(data: bytes) -> tuple[list[Diagnostic], PageLinks] | None:
+def _unrecord(data: bytes) -> list[Diagnostic] | None:
     try:
-        raw = json.loads(data)
-        return [Diagnostic(*row) for row in raw["d"]], PageLinks.from_json(raw["g"])
-    except (ValueError, KeyError, TypeError):
+        return [Diagnostic(*row) for row in json.loads(data)]
+    except (ValueError, TypeError):
         return None
 
 
 def _facts(data: bytes) -> Facts | None:
+    """Facts stored as kind, title and slugs joined by NUL, which no title or slug holds:
+    every run reads the facts of every page, so they must decode fast."""
     try:
-        kind, title, slugs = json.loads(data)
-        return Facts(str(kind), str(title), tuple(str(s) for s in slugs))
-    except (ValueError, TypeError):
+        kind, title, *slugs = data.decode("utf-8").split("\x00")
+    except (UnicodeDecodeError, ValueError):
         return None
+    return Facts(kind, title, tuple(slugs))
+
+
+def _facts_bytes(facts: Facts) -> bytes:
+    return "\x00".join([facts.kind, facts.title, *facts.slugs]).encode("utf-8")
 
 
 def check_wiki(
@@ -183,25 +192,28 @@ def check_wiki(
     for item in wiki.links:
         links_of[item.page.path].append(item)
 
-    table: LinkTable = {}
     diagnostics: list[Diagnostic] = []
-    rows, deps = [], {}
+    rows, deps, links = [], {}, {}
     for path in sorted(stale):
         own = found.pop(path, [])
-        table[path] = page_links(wiki.pages[path], links_of[path])
+        links[path] = page_links(wiki.pages[path], links_of[path])
         diagnostics += own
-        rows.append((path, f"{ckey}.{digests[path]}", _record(own, table[path])))
+        rows.append((path, f"{ckey}.{digests[path]}", _record(own)))
         deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
     diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
-    for path, (_, value) in store.some(CHECK, set(digests) - stale).items():
-        stored = _unrecord(value)
-        if stored is None:  # damaged: this run cannot trust it, the next one rechecks it
-            store.delete(CHECK, [path])
+    for path, value in store.nonempty(CHECK).items():
+        if path in stale or path not in digests:
             continue
-        diagnostics += stored[0]
-        table[path] = stored[1]
-    diagnostics += graph_diagnostics(table, wiki, enabled)
-    _save(store, wiki, rows, deps, new_facts, removed)
+        stored = _unrecord(value)
+        if stored is None:  # damaged: recheck the page now, and say so in no other way
+            return check_wiki(config, snapshot, store, jobs, False, today, pages)
+        diagnostics += stored
+    _save(store, wiki, rows, deps, links, new_facts, removed)
+    if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
+        with memory_store() as scratch:
+            return check_wiki(config, snapshot, scratch, jobs, False, today, pages)
+    diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
+    diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale))
 
 
@@ -210,13 +222,11 @@ def _save(
     wiki: Wiki,
     rows: list[tuple[str, str, bytes]],
     deps: dict[str, set[str]],
+    links: dict[str, PageLinks],
     new_facts: dict[str, Facts],
     removed: set[str],
 ) -> None:
-    facts_rows = [
-        (p, "", json.dumps([f.kind, f.title, list(f.slugs)], ensure_ascii=False).encode("utf-8"))
-        for p, f in new_facts.items()
-    ]
+    facts_rows = [(p, "", _facts_bytes(f)) for p, f in new_facts.items()]
     stats: dict[str, Any] = {path: status.value for path, status in wiki.stats.items()}
     with store.transaction():
         store.put(CHECK, rows)
@@ -224,6 +234,9 @@ def _save(
         store.put(STAT, [(path, status, b"") for path, status in stats.items()])
         for path, facts in deps.items():
             store.set_deps(path, facts)
+        for path, contribution in links.items():
+            store.set_links(path, contribution.kind, contribution.edges, contribution.related)
+        store.remove_links(removed)
         for kind in (CHECK, FACTS, "page", "body"):
             store.delete(kind, removed)
         for path in removed:

@@ -14,7 +14,6 @@ import os
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from kbtool import __version__
@@ -61,8 +60,9 @@ class Snapshot:
 def scan(config: Config) -> Snapshot:
     found, unreadable = discover(config)
     files = []
+    root = str(config.root)
     for item in found:
-        data = _read(config.root, item, unreadable)
+        data = _read(root, item, unreadable)
         if data is not None:
             files.append((item, data, content_digest(data)))
     return Snapshot(files, sorted(unreadable, key=lambda u: u.path))
@@ -114,10 +114,11 @@ def load_pages(
     files = [f for f in snapshot.files if wanted is None or f[0].path in wanted]
     pkey, rkey = parser_key(config), renderer_key(config) if with_bodies else ""
     memory = {} if memory is None or not use_cache else memory
-    remembered = _remembered(memory, files, pkey, rkey, with_bodies)
+    remembered = _remembered(memory, files, pkey, rkey)
     names = [item.path for item, _, _ in files if item.path not in remembered]
     stored = store.some(PAGE, names) if use_cache else {}
-    stored_bodies = store.some(BODY, names) if use_cache and with_bodies else {}
+    # Only whether a valid body is stored: it is read when its page is rendered (fetch_bodies).
+    body_keys = store.keys(BODY) if use_cache and with_bodies else {}
     loaded = Loaded({})
     todo: list[tuple[str, bytes, str, str]] = []
     for item, data, digest in files:
@@ -127,11 +128,8 @@ def load_pages(
                 loaded.bodies[item.path] = body
             continue
         page = _stored_page(stored.get(item.path), f"{digest}.{pkey}", item.kind)
-        body = _stored_body(stored_bodies.get(item.path), f"{digest}.{rkey}")
-        if page is not None and (body is not None or not with_bodies):
+        if page is not None and (body_keys.get(item.path) == f"{digest}.{rkey}" or not with_bodies):
             loaded.pages[item.path] = page
-            if body is not None:
-                loaded.bodies[item.path] = body
         else:
             todo.append((item.path, data, item.kind, digest))
     results = _parse_all(todo, jobs, config.language if with_bodies else None, on_parsed)
@@ -163,7 +161,6 @@ def _remembered(
     files: list[tuple[Found, bytes, str]],
     pkey: str,
     rkey: str,
-    with_bodies: bool,
 ) -> dict[str, tuple[Page, PageBody | None]]:
     """The pages (and bodies) in ``memory`` that are still valid for ``files``."""
     found: dict[str, tuple[Page, PageBody | None]] = {}
@@ -172,7 +169,7 @@ def _remembered(
         if kept is None or kept[0] != f"{digest}.{pkey}.{rkey}":
             continue
         page, body = kept[1]
-        if page.kind == item.kind and (body is not None or not with_bodies):
+        if page.kind == item.kind:
             found[item.path] = (page, body)
     return found
 
@@ -197,13 +194,41 @@ def _stored_page(record: tuple[str, bytes] | None, key: str, kind: PageKind) -> 
     return page if page is not None and page.kind == kind else None
 
 
-def _stored_body(record: tuple[str, bytes] | None, key: str) -> PageBody | None:
-    if record is None or record[0] != key:
-        return None
-    try:
-        return _decode_body(record[1])
-    except (ValueError, KeyError, TypeError, IndexError):  # damaged or foreign: parse again
-        return None
+def fetch_bodies(
+    config: Config,
+    snapshot: Snapshot,
+    store: Store,
+    loaded: Loaded,
+    paths: Iterable[str],
+    memory: Memory | None = None,
+) -> None:
+    """Add to ``loaded.bodies`` the stored bodies of ``paths`` (the pages about to be
+    rendered); a body that cannot be read is rendered again from its file."""
+    wanted = [p for p in paths if p not in loaded.bodies]
+    if not wanted:
+        return
+    rkey = renderer_key(config)
+    files = {item.path: (item, data, digest) for item, data, digest in snapshot.files}
+    stored = store.some(BODY, wanted)
+    for path in wanted:
+        item, data, digest = files[path]
+        record = stored.get(path)
+        body = None
+        if record is not None and record[0] == f"{digest}.{rkey}":
+            try:
+                body = _decode_body(record[1])
+            except (ValueError, KeyError, TypeError, IndexError):  # damaged or foreign
+                body = None
+        if body is None:
+            _LANGUAGE[:] = [config.language]
+            try:
+                body = _decode_body(_process(path, data, item.kind, digest)[1] or b"")
+            finally:
+                _LANGUAGE.clear()
+        loaded.bodies[path] = body
+        if memory is not None and path in memory:
+            key, (page, _) = memory[path]
+            memory[path] = (key, (page, body))
 
 
 def _decode_body(data: bytes) -> PageBody:
@@ -212,9 +237,10 @@ def _decode_body(data: bytes) -> PageBody:
     return PageBody.from_json(json.loads(data))
 
 
-def _read(root: Path, item: Found, unreadable: list[Unreadable]) -> bytes | None:
+def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
     try:
-        return (root / item.path).read_bytes()
+        with open(os.path.join(root, item.path), "rb") as f:  # plain strings: 7,000 files
+            return f.read()
     except OSError as error:
         unreadable.append(Unreadable(item.path, Problem("KB004", f"cannot read: {error.strerror}")))
         return None

@@ -41,6 +41,32 @@ CREATE TABLE IF NOT EXISTS deps (
     fact TEXT NOT NULL, page TEXT NOT NULL, PRIMARY KEY (fact, page)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS deps_by_page ON deps (page);
+CREATE TABLE IF NOT EXISTS graph_pages (path TEXT PRIMARY KEY, kind TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS graph_edges (
+    src TEXT NOT NULL, dst TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (src, dst, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS graph_edges_by_dst ON graph_edges (dst, kind);
+CREATE TABLE IF NOT EXISTS graph_related (
+    src TEXT NOT NULL, n INTEGER NOT NULL, dst TEXT NOT NULL, line INTEGER NOT NULL,
+    col INTEGER NOT NULL, raw TEXT NOT NULL, PRIMARY KEY (src, n)
+) WITHOUT ROWID;
+"""
+
+# The graph rules, asked of the stored link table (see kbtool.checks.graph for the rules).
+_ORPHANS = """
+SELECT path FROM graph_pages p WHERE kind = 'wiki'
+AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.dst = p.path)
+"""
+_ONE_WAY = """
+SELECT r.src, r.line, r.col, r.raw FROM graph_related r WHERE NOT EXISTS (
+    SELECT 1 FROM graph_edges e WHERE e.dst = r.src AND e.kind = 'related' AND e.src = r.dst
+)
+"""
+_UNCITED = """
+SELECT path FROM graph_pages p WHERE kind = 'source' AND NOT EXISTS (
+    SELECT 1 FROM graph_edges e JOIN graph_pages w ON w.path = e.src AND w.kind = 'wiki'
+    WHERE e.dst = p.path
+)
 """
 
 
@@ -54,6 +80,8 @@ class Store:
     def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
         self._db = connection
         self.path = path
+        #: a transaction of this connection was rolled back: what it wrote is not there
+        self.write_failed = False
 
     def __enter__(self) -> Store:
         return self
@@ -77,6 +105,13 @@ class Store:
         """Every record of ``kind``: name -> (key, value)."""
         rows = self._db.execute("SELECT name, key, value FROM records WHERE kind = ?", (kind,))
         return {name: (key, bytes(value)) for name, key, value in rows}
+
+    def nonempty(self, kind: str) -> dict[str, bytes]:
+        """name -> value of the records of ``kind`` whose value is not empty."""
+        rows = self._db.execute(
+            "SELECT name, value FROM records WHERE kind = ? AND length(value) > 0", (kind,)
+        )
+        return {name: bytes(value) for name, value in rows}
 
     def keys(self, kind: str) -> dict[str, str]:
         """name -> key of every record of ``kind``, without reading the values."""
@@ -117,6 +152,7 @@ class Store:
             with self._db:
                 yield
         except sqlite3.Error as error:
+            self.write_failed = True
             _notice(f"could not update the cache ({error}); the next run recomputes")
 
     def put(self, kind: str, rows: Iterable[tuple[str, str, bytes]]) -> None:
@@ -141,8 +177,43 @@ class Store:
             "INSERT OR IGNORE INTO deps (fact, page) VALUES (?, ?)", ((f, page) for f in facts)
         )
 
-    def clear_deps(self) -> None:
-        self._db.execute("DELETE FROM deps")
+    # -- the link table: what each page contributes to the graph ------------------------
+    def set_links(
+        self,
+        page: str,
+        kind: str,
+        edges: Iterable[tuple[str, str]],
+        related: Iterable[tuple[str, int, int, str]],
+    ) -> None:
+        """Replace ``page``'s part of the graph: its kind, the (target, link kind) pairs it
+        reaches, its `related` entries naming another page (target, line, col, as written)."""
+        self.remove_links([page])
+        self._db.execute("INSERT INTO graph_pages (path, kind) VALUES (?, ?)", (page, kind))
+        self._db.executemany(
+            "INSERT OR IGNORE INTO graph_edges (src, dst, kind) VALUES (?, ?, ?)",
+            ((page, dst, how) for dst, how in edges),
+        )
+        self._db.executemany(
+            "INSERT INTO graph_related (src, n, dst, line, col, raw) VALUES (?, ?, ?, ?, ?, ?)",
+            ((page, n, *entry) for n, entry in enumerate(related)),
+        )
+
+    def remove_links(self, pages: Iterable[str]) -> None:
+        for table, column in (("graph_pages", "path"), ("graph_edges", "src")):
+            self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", ((p,) for p in pages))
+        self._db.executemany("DELETE FROM graph_related WHERE src = ?", ((p,) for p in pages))
+
+    def linked_pages(self) -> set[str]:
+        return {path for (path,) in self._db.execute("SELECT path FROM graph_pages")}
+
+    def orphans(self) -> list[str]:
+        return [path for (path,) in self._db.execute(_ORPHANS)]
+
+    def one_way_related(self) -> list[tuple[str, int, int, str]]:
+        return list(self._db.execute(_ONE_WAY))
+
+    def uncited_sources(self) -> list[str]:
+        return [path for (path,) in self._db.execute(_UNCITED)]
 
 
 def _notice(message: str) -> None:
@@ -179,6 +250,13 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
         raise StoreUnusable(str(error)) from None
 
 
+def memory_store() -> Store:
+    """A store that lives as long as the process: for a run that must not trust the file."""
+    db = _connect(":memory:")
+    _check_and_prepare(db)
+    return Store(db, None)
+
+
 def open_store(cache_dir: Path) -> Store:
     """The store under ``cache_dir``; a new one if the file is unusable (set aside first);
     an in-memory one if the folder cannot be written (nothing is remembered then)."""
@@ -200,6 +278,4 @@ def open_store(cache_dir: Path) -> Store:
             _check_and_prepare(db)
         return Store(db, path)
     except (OSError, sqlite3.Error, StoreUnusable):
-        db = _connect(":memory:")
-        _check_and_prepare(db)
-        return Store(db, None)
+        return memory_store()

@@ -1,19 +1,20 @@
 """KB3xx: the link graph as a whole — orphans, one-way `related`, uncited sources.
 
 These rules read a :class:`LinkTable`, what each page contributes to the graph, rather than
-the parsed pages, so that an incremental check computes them from stored tables exactly as a
-cold check does from the wiki.
+the parsed pages. An incremental check keeps the same table in the store and asks it the same
+questions in SQL (:func:`stored_graph_diagnostics`), so that nothing of an unchanged page is
+loaded; tests compare the two on random edit sequences.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page, Span
+from kbtool.store import Store
 from kbtool.wiki import ResolvedLink, Wiki
 
 
@@ -26,16 +27,6 @@ class PageLinks:
     edges: tuple[tuple[str, str], ...]
     #: (target path, line, col, entry as written) of every `related` entry naming another page
     related: tuple[tuple[str, int, int, str], ...]
-
-    def to_json(self) -> list[Any]:
-        return [self.kind, [list(e) for e in self.edges], [list(r) for r in self.related]]
-
-    @classmethod
-    def from_json(cls, data: list[Any]) -> PageLinks:
-        kind, edges, related = data
-        return cls(
-            str(kind), tuple((str(a), str(b)) for a, b in edges), tuple(tuple(r) for r in related)
-        )
 
 
 LinkTable = dict[str, PageLinks]
@@ -65,14 +56,25 @@ def link_table(wiki: Wiki) -> LinkTable:
     return {page.path: page_links(page, by_page[page.path]) for page in wiki.checked_pages}
 
 
+def _orphan(path: str) -> Diagnostic:
+    message = "orphan page: no other page links to it (add it to a related page's `related`)"
+    return diagnostic("KB301", Span(path), message)
+
+
+def _one_way(path: str, line: int, col: int, raw: str) -> Diagnostic:
+    message = f"'{raw}' does not list this page in its `related`"
+    return diagnostic("KB302", Span(path, line, col), message)
+
+
+def _uncited(path: str) -> Diagnostic:
+    return diagnostic("KB303", Span(path), "no wiki page cites this source")
+
+
 def check_orphans(table: LinkTable) -> Iterator[Diagnostic]:
     linked = {to for links in table.values() for to, _ in links.edges}
     for path, links in table.items():
         if links.kind == "wiki" and path not in linked:
-            message = (
-                "orphan page: no other page links to it (add it to a related page's `related`)"
-            )
-            yield diagnostic("KB301", Span(path), message)
+            yield _orphan(path)
 
 
 def check_one_way_related(table: LinkTable) -> Iterator[Diagnostic]:
@@ -80,12 +82,23 @@ def check_one_way_related(table: LinkTable) -> Iterator[Diagnostic]:
     for path, links in table.items():
         for target, line, col, raw in links.related:
             if (target, path) not in related:
-                message = f"'{raw}' does not list this page in its `related`"
-                yield diagnostic("KB302", Span(path, line, col), message)
+                yield _one_way(path, line, col, raw)
 
 
 def check_uncited_sources(table: LinkTable) -> Iterator[Diagnostic]:
     cited = {to for links in table.values() if links.kind == "wiki" for to, _ in links.edges}
     for path, links in table.items():
         if links.kind == "source" and path not in cited:
-            yield diagnostic("KB303", Span(path), "no wiki page cites this source")
+            yield _uncited(path)
+
+
+def stored_graph_diagnostics(store: Store, enabled: Callable[[str], bool]) -> list[Diagnostic]:
+    """The same rules, asked of the link table kept in the store (an incremental check)."""
+    found: list[Diagnostic] = []
+    if enabled("KB301"):
+        found += map(_orphan, store.orphans())
+    if enabled("KB302"):
+        found += (_one_way(*row) for row in store.one_way_related())
+    if enabled("KB303"):
+        found += map(_uncited, store.uncited_sources())
+    return found

@@ -35,7 +35,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
-from kbtool.load import Memory, default_jobs, load_pages, scan
+from kbtool.load import Memory, default_jobs, fetch_bodies, load_pages, scan
 from kbtool.memo import (
     diagnostics_from_json,
     diagnostics_to_json,
@@ -337,10 +337,13 @@ def build_site(
             )
             report.ok = not report.errors
         else:
+
+            def read_bodies(paths: list[str]) -> None:
+                fetch_bodies(config, snapshot, store, loaded, paths, memory)
+
             _stage_and_publish(
                 site,
                 site_dir,
-                planned,
                 fresh,
                 stale,
                 manifest,
@@ -349,6 +352,7 @@ def build_site(
                 clock,
                 progress,
                 store,
+                read_bodies,
             )
         if report.ok:
             _remember_build(store, key, wiki, site_dir, report)
@@ -402,7 +406,6 @@ def _unchanged_since_last_build(
 def _stage_and_publish(
     site: SiteContext,
     site_dir: Path,
-    planned: list[Planned],
     fresh: list[Planned],
     stale: list[Planned],
     manifest: dict[str, Record],
@@ -411,6 +414,7 @@ def _stage_and_publish(
     clock: Timings,
     progress: TextIO | None,
     store: Store,
+    read_bodies: Callable[[list[str]], None],
 ) -> None:
     config = site.config
     staging = make_staging(site_dir)
@@ -423,6 +427,7 @@ def _stage_and_publish(
             else:  # A file went missing from site/: render the output again.
                 stale.append(item)
         report.reused = len(records)
+        read_bodies([item.arg for item in stale if item.kind == "page"])
         clock.lap("reuse")
         bar = Progress(len(stale), "rendering", progress)
         records.update(_render(site, staging, stale, jobs, bar.advance))
