@@ -142,14 +142,17 @@ def check_wiki(
     today = today or date.today()
     ckey = check_key(config, today)
     digests = {item.path: digest for item, _, digest in snapshot.files}
-    old_facts = {p: _facts(v) for p, (_, v) in store.all(FACTS).items()} if use_cache else {}
+    with_facts = set(store.keys(FACTS)) if use_cache else set()
     old_keys = store.keys(CHECK) if use_cache else {}
     changed = {
         path
         for path, digest in digests.items()
-        if old_keys.get(path) != f"{ckey}.{digest}" or old_facts.get(path) is None
+        if old_keys.get(path) != f"{ckey}.{digest}" or path not in with_facts
     }
-    removed = (set(old_facts) | set(old_keys)) - set(digests)
+    removed = (with_facts | set(old_keys)) - set(digests)
+    # Stand-ins need every page's facts; with every page at hand, only the changed ones'.
+    wanted = with_facts if pages is None else (changed | removed) & with_facts
+    old_facts = {p: _facts(v) for p, (_, v) in store.some(FACTS, wanted).items()}
 
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
