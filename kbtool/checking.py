@@ -23,7 +23,7 @@ from typing import Any
 
 from kbtool import __version__
 from kbtool.cache import source_digest
-from kbtool.checks import graph_diagnostics, page_diagnostics
+from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
@@ -153,6 +153,7 @@ def check_wiki(
     # Stand-ins need every page's facts; with every page at hand, only the changed ones'.
     wanted = with_facts if pages is None else (changed | removed) & with_facts
     old_facts = {p: _facts(v) for p, (_, v) in store.some(FACTS, wanted).items()}
+    changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
 
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
@@ -161,19 +162,8 @@ def check_wiki(
 
     fresh = full_pages(changed)
     new_facts = {path: Facts.of(page) for path, page in fresh.items()}
-    changed_facts: set[str] = set()
-    for path in changed | removed:
-        old, new = old_facts.get(path), new_facts.get(path)
-        if old != new:
-            changed_facts |= (old.provided(path) if old else set()) | (
-                new.provided(path) if new else set()
-            )
-        if (old is None) != (new is None):
-            changed_facts.add("stems")
-    root = str(config.root)
-    for name, (status, _) in store.all(STAT).items():
-        if stat_target(root, name).value != status:
-            changed_facts.add(f"stat:{name}")
+    changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
+    changed_facts |= _changed_stats(store, str(config.root))
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
@@ -188,27 +178,12 @@ def check_wiki(
         checked=frozenset(stale),
     )
     enabled = enabled_codes(config, (), ())
-    found: dict[str, list[Diagnostic]] = defaultdict(list)
-    for d in page_diagnostics(wiki, enabled):
-        found[d.path].append(d)
-    links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
-    for item in wiki.links:
-        links_of[item.page.path].append(item)
-
-    diagnostics: list[Diagnostic] = []
-    rows, deps, links = [], {}, {}
-    for path in sorted(stale):
-        own = found.pop(path, [])
-        links[path] = page_links(wiki.pages[path], links_of[path])
-        diagnostics += own
-        rows.append((path, f"{ckey}.{digests[path]}", _record(own)))
-        deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
-    diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
+    diagnostics, rows, deps, links = _check_pages(wiki, stale, ckey, digests, enabled)
     for path, value in store.nonempty(CHECK).items():
         if path in stale or path not in digests:
             continue
         stored = _unrecord(value)
-        if stored is None:  # damaged: recheck the page now, and say so in no other way
+        if stored is None:  # a damaged record (rare): check everything afresh
             return check_wiki(config, snapshot, store, jobs, False, today, pages)
         diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed)
@@ -218,6 +193,55 @@ def check_wiki(
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale))
+
+
+def _changed_facts(
+    paths: set[str], old: dict[str, Facts | None], new: dict[str, Facts]
+) -> set[str]:
+    """The fact names whose answer differs between the stored and the current pages."""
+    names: set[str] = set()
+    for path in paths:
+        before, after = old.get(path), new.get(path)
+        if before != after:
+            names |= before.provided(path) if before else set()
+            names |= after.provided(path) if after else set()
+        if (before is None) != (after is None):
+            names.add("stems")  # a page appeared or went: "did you mean" may change
+    return names
+
+
+def _changed_stats(store: Store, root: str) -> set[str]:
+    """Non-page files that links lead to, whose status on disk changed since it was stored."""
+    return {
+        f"stat:{name}"
+        for name, (status, _) in store.all(STAT).items()
+        if stat_target(root, name).value != status
+    }
+
+
+def _check_pages(
+    wiki: Wiki, stale: set[str], ckey: str, digests: dict[str, str], enabled: Enabled
+) -> tuple[
+    list[Diagnostic], list[tuple[str, str, bytes]], dict[str, set[str]], dict[str, PageLinks]
+]:
+    """Run the page checks on the stale pages: their diagnostics, records, facts read, and
+    parts of the link graph."""
+    found: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in page_diagnostics(wiki, enabled):
+        found[d.path].append(d)
+    links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
+    for item in wiki.links:
+        links_of[item.page.path].append(item)
+    diagnostics: list[Diagnostic] = []
+    rows, deps, links = [], {}, {}
+    for path in sorted(stale):
+        own = found.pop(path, [])
+        links[path] = page_links(wiki.pages[path], links_of[path])
+        diagnostics += own
+        rows.append((path, f"{ckey}.{digests[path]}", _record(own)))
+        deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
+    diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
+    return diagnostics, rows, deps, links
 
 
 def _save(
