@@ -259,12 +259,8 @@ def _save(
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)
         store.put(STAT, [(path, status, b"") for path, status in stats.items()])
-        for path, facts in deps.items():
-            store.set_deps(path, facts)
-        for path, contribution in links.items():
-            store.set_links(path, contribution.kind, contribution.edges, contribution.related)
+        store.set_deps(deps | {path: set() for path in removed})
+        store.set_links({path: (c.kind, c.edges, c.related) for path, c in links.items()})
         store.remove_links(removed)
         for kind in (CHECK, FACTS, "page", "body"):
             store.delete(kind, removed)
-        for path in removed:
-            store.set_deps(path, ())

@@ -170,38 +170,47 @@ class Store:
     def clear(self, kind: str) -> None:
         self._db.execute("DELETE FROM records WHERE kind = ?", (kind,))
 
-    def set_deps(self, page: str, facts: Iterable[str]) -> None:
-        """Replace the facts ``page``'s check results depend on."""
-        self._db.execute("DELETE FROM deps WHERE page = ?", (page,))
+    def set_deps(self, deps: dict[str, set[str]]) -> None:
+        """Replace the facts each page's check results depend on: page -> fact names."""
+        self._db.executemany("DELETE FROM deps WHERE page = ?", ((p,) for p in deps))
         self._db.executemany(
-            "INSERT OR IGNORE INTO deps (fact, page) VALUES (?, ?)", ((f, page) for f in facts)
+            "INSERT OR IGNORE INTO deps (fact, page) VALUES (?, ?)",
+            ((fact, page) for page, facts in deps.items() for fact in facts),
         )
 
     # -- the link table: what each page contributes to the graph ------------------------
     def set_links(
         self,
-        page: str,
-        kind: str,
-        edges: Iterable[tuple[str, str]],
-        related: Iterable[tuple[str, int, int, str]],
+        links: dict[
+            str, tuple[str, Iterable[tuple[str, str]], Iterable[tuple[str, int, int, str]]]
+        ],
     ) -> None:
-        """Replace ``page``'s part of the graph: its kind, the (target, link kind) pairs it
-        reaches, its `related` entries naming another page (target, line, col, as written)."""
-        self.remove_links([page])
-        self._db.execute("INSERT INTO graph_pages (path, kind) VALUES (?, ?)", (page, kind))
+        """Replace each page's part of the graph: page -> (its kind, the (target, link kind)
+        pairs it reaches, its `related` entries naming another page: target, line, col, as
+        written)."""
+        self.remove_links(links)
+        self._db.executemany(
+            "INSERT INTO graph_pages (path, kind) VALUES (?, ?)",
+            ((page, kind) for page, (kind, _, _) in links.items()),
+        )
         self._db.executemany(
             "INSERT OR IGNORE INTO graph_edges (src, dst, kind) VALUES (?, ?, ?)",
-            ((page, dst, how) for dst, how in edges),
+            ((page, dst, how) for page, (_, edges, _) in links.items() for dst, how in edges),
         )
         self._db.executemany(
             "INSERT INTO graph_related (src, n, dst, line, col, raw) VALUES (?, ?, ?, ?, ?, ?)",
-            ((page, n, *entry) for n, entry in enumerate(related)),
+            (
+                (page, n, *entry)
+                for page, (_, _, related) in links.items()
+                for n, entry in enumerate(related)
+            ),
         )
 
     def remove_links(self, pages: Iterable[str]) -> None:
+        rows = [(p,) for p in pages]
         for table, column in (("graph_pages", "path"), ("graph_edges", "src")):
-            self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", ((p,) for p in pages))
-        self._db.executemany("DELETE FROM graph_related WHERE src = ?", ((p,) for p in pages))
+            self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
+        self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
 
     def linked_pages(self) -> set[str]:
         return {path for (path,) in self._db.execute("SELECT path FROM graph_pages")}

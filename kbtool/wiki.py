@@ -22,6 +22,7 @@ from kbtool.discover import Unreadable
 from kbtool.model import Link, Page
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+_DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
 
 
 class Status(Enum):
@@ -53,11 +54,9 @@ class ResolvedLink:
 
 def is_external(target: str) -> bool:
     """``https:``, ``mailto:``, ``//host``... but not a Windows drive or an absolute path."""
-    return (
-        bool(_SCHEME.match(target))
-        and not re.match(r"^[a-zA-Z]:[\\/]", target)
-        or (target.startswith("//"))
-    )
+    if ":" not in target:  # most links of a wiki: decided without a regular expression
+        return target.startswith("//")
+    return bool(_SCHEME.match(target)) and not _DRIVE.match(target) or target.startswith("//")
 
 
 def stat_target(root: str, path: str) -> Status:
@@ -85,6 +84,15 @@ class Wiki:
     _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
         default_factory=dict, repr=False
     )
+
+    def with_pages(self, pages: dict[str, Page]) -> Wiki:
+        """A wiki of ``pages``, all checked, that reuses what this one resolved: valid because
+        resolution depends only on which paths are pages, and ``pages`` has this one's."""
+        if pages.keys() != self.pages.keys():
+            raise ValueError("with_pages needs the same page paths")
+        wiki = Wiki(self.config, pages, self.unreadable, self.today)
+        wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
+        return wiki
 
     @property
     def wiki_pages(self) -> list[Page]:
@@ -117,6 +125,15 @@ class Wiki:
         index: dict[str, dict[str, str]] = {}
         for path, page in self.pages.items():
             index.setdefault(posixpath.dirname(path), {})[page.stem] = path
+        return index
+
+    @cached_property
+    def by_folder_start(self) -> dict[tuple[str, str], list[str]]:
+        """(folder, first two letters) -> file stems: the names a fuzzy hint compares."""
+        index: dict[tuple[str, str], list[str]] = {}
+        for folder, stems in self.by_folder.items():
+            for stem in stems:
+                index.setdefault((folder, stem[:2]), []).append(stem)
         return index
 
     @cached_property

@@ -305,11 +305,11 @@ def build_site(
             config, snapshot, store, jobs, use_cache, True, on_parsed=bar.advance, memory=memory
         )
         bar.close()
-        wiki = Wiki(config, loaded.pages, list(snapshot.unreadable))
-        report.pages = len(wiki.pages)
+        report.pages = len(loaded.pages)
         clock.lap("load")
         checked = check_wiki(config, snapshot, store, jobs, use_cache, pages=loaded.pages)
         report.diagnostics = filter_diagnostics(checked.diagnostics, config)
+        wiki = checked.wiki.with_pages(loaded.pages)
         clock.lap("check")
         if report.errors:
             return report
