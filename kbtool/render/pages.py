@@ -52,7 +52,7 @@ def page_key(site: SiteContext, path: str) -> str:
     parts = (
         site.common_key(),
         page.digest,
-        repr(site.infos[path]),
+        site.infos[path].digest_text(),
         result_digest(site.results.get(path)),
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
