@@ -259,6 +259,18 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
         raise StoreUnusable(str(error)) from None
 
 
+_SHARED: dict[tuple[Path, int], Store] = {}
+
+
+def shared_store(cache_dir: Path) -> Store:
+    """One open store per folder for this process (reopened in a forked child, which must not
+    use its parent's connection): for stages that ask it one record at a time."""
+    key = (cache_dir, os.getpid())
+    if key not in _SHARED:
+        _SHARED[key] = open_store(cache_dir)
+    return _SHARED[key]
+
+
 def memory_store() -> Store:
     """A store that lives as long as the process: for a run that must not trust the file."""
     db = _connect(":memory:")
