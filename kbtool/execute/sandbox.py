@@ -1,0 +1,135 @@
+"""Containing a page process before its first cell: environment, files, network, signals.
+
+Called once in the page process, after it made its temporary folder and before any cell.
+With Landlock (Linux 5.13+) the page process restricts itself and everything its cells start:
+
+- **write** only in its own temporary folder (which is also ``HOME`` and ``TMPDIR``) and
+  ``/dev/null``; it cannot remove that folder itself, only what is in it;
+- **read** the Python installation (prefixes, ``sys.path``, kbtool's own package), system
+  libraries and data (``/usr``, ``/lib*``, ``/bin``, ``/sbin``, ``/proc``, ``/sys``, a list of
+  non-secret ``/etc`` files), the repository, the page's declared inputs and its own folder;
+  nothing else: not ``HOME``, not ``/root``, not ``/etc/shadow``, not another page's folder;
+- **TCP** connect and bind are refused (ABI 4+) unless the page allows network;
+- **signals** and abstract Unix sockets reach only processes inside the page (ABI 6+), so a
+  cell cannot kill the worker or talk to a desktop session's sockets.
+
+Where the kernel does not enforce the network (no Landlock TCP rules, no namespace), the
+``socket`` module is patched instead (:mod:`kbtool.execute.limits`). The environment is replaced
+in every case (:mod:`kbtool.execute.environment`).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import kbtool
+from kbtool.execute import landlock
+from kbtool.execute.environment import page_environment, replace_environ
+from kbtool.execute.limits import disable_network
+
+SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/proc", "/sys")
+DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero", "/dev/full")
+DEVICES_WRITE = ("/dev/null",)
+#: What programs read from /etc that holds no secret: the loader, time zones, users and groups
+#: (names only; no shadow), name resolution, certificates, fonts, MIME types, the OS name.
+ETC = (
+    "ld.so.cache",
+    "ld.so.conf",
+    "ld.so.conf.d",
+    "localtime",
+    "timezone",
+    "passwd",
+    "group",
+    "nsswitch.conf",
+    "hosts",
+    "host.conf",
+    "resolv.conf",
+    "gai.conf",
+    "services",
+    "protocols",
+    "ssl",
+    "ca-certificates",
+    "ca-certificates.conf",
+    "pki",
+    "fonts",
+    "mime.types",
+    "matplotlibrc",
+    "os-release",
+    "lsb-release",
+    "debian_version",
+    "terminfo",
+    "magic",
+)
+
+
+class SandboxError(RuntimeError):
+    """``sandbox = "required"`` and the page process could not restrict itself."""
+
+
+@cache
+def python_paths() -> tuple[str, ...]:
+    """Where this Python and its packages live; computed once, in the warm worker."""
+    paths = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix}
+    paths.add(os.path.dirname(os.path.realpath(sys.executable)))
+    paths.update(entry for entry in sys.path if entry and os.path.exists(entry))
+    paths.add(str(Path(kbtool.__file__).resolve().parent))
+    return tuple(sorted(os.path.realpath(path) for path in paths))
+
+
+def read_paths(root: str, inputs: list[str]) -> list[str]:
+    return [
+        *SYSTEM,
+        *DEVICES_READ,
+        *(f"/etc/{name}" for name in ETC),
+        *python_paths(),
+        root,
+        *(os.path.realpath(path) for path in inputs),
+    ]
+
+
+def contain(request: dict[str, Any], workdir: str, namespaced: bool) -> str:
+    """Restrict this page process; returns what enforces the network (for tests and reports).
+
+    ``namespaced``: the page process runs in the worker's empty network namespace.
+    """
+    env = page_environment(os.environ, request.get("cell_env", ()), workdir, request["file"])
+    replace_environ(env)
+    network = request["network"]
+    mode = request.get("sandbox", "auto")
+    kernel_network = False
+    abi = landlock.abi_version() if mode != "off" else 0
+    if abi:
+        try:
+            _restrict(abi, request, workdir)
+            kernel_network = abi >= 4
+        except OSError as error:
+            if mode == "required":
+                raise SandboxError(f"cannot apply Landlock: {error}") from None
+    elif mode == "required":
+        raise SandboxError(landlock.unavailable_reason())
+    if network:
+        return "allowed"
+    if kernel_network:
+        return "landlock"
+    if namespaced:
+        return "namespace"
+    disable_network()
+    return "socket module"
+
+
+def _restrict(abi: int, request: dict[str, Any], workdir: str) -> None:
+    rights = landlock.fs_rights(abi)
+    scoped = landlock.SCOPE_ABSTRACT_UNIX_SOCKET | landlock.SCOPE_SIGNAL
+    net = 0 if request["network"] else landlock.BIND_TCP | landlock.CONNECT_TCP
+    ruleset = landlock.Ruleset(abi, rights, net, scoped)
+    for path in read_paths(request["root"], request.get("inputs", [])):
+        ruleset.allow(path, landlock.READ)
+    file_rw = landlock.READ_FILE | landlock.WRITE_FILE | landlock.TRUNCATE | landlock.IOCTL_DEV
+    for path in DEVICES_WRITE:
+        ruleset.allow(path, file_rw)
+    ruleset.allow(workdir, rights)
+    ruleset.restrict()
