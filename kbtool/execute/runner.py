@@ -174,6 +174,7 @@ class Runner:
             "root": str(config.root),
             "inputs": [str(config.root / path) for path in plan.inputs],
             "sandbox": config.sandbox,
+            "abi": self.containment.abi,
             "cell_env": list(config.cell_env),
         }
 

@@ -30,6 +30,7 @@ import kbtool
 from kbtool.execute import landlock
 from kbtool.execute.environment import page_environment, replace_environ
 from kbtool.execute.limits import disable_network
+from kbtool.execute.tracebacks import set_hint
 
 SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/proc", "/sys")
 DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero", "/dev/full")
@@ -64,6 +65,8 @@ ETC = (
     "terminfo",
     "magic",
 )
+_WRITES = "cells are contained: they write only in their own folder, $HOME"
+_NETWORK = "no network without `allow-network: true`"
 
 
 class SandboxError(RuntimeError):
@@ -101,15 +104,17 @@ def contain(request: dict[str, Any], workdir: str, namespaced: bool) -> str:
     network = request["network"]
     mode = request.get("sandbox", "auto")
     kernel_network = False
-    abi = landlock.abi_version() if mode != "off" else 0
+    # kbtool probed the kernel (and may have been told to use less of it, in tests).
+    abi = min(request.get("abi", 0), landlock.abi_version())
     if abi:
         try:
             _restrict(abi, request, workdir)
             kernel_network = abi >= 4
+            set_hint(_WRITES if network or not kernel_network else f"{_WRITES}; {_NETWORK}")
         except OSError as error:
             if mode == "required":
                 raise SandboxError(f"cannot apply Landlock: {error}") from None
-    elif mode == "required":
+    elif mode == "required":  # kbtool refuses to start such pages; this is a second lock
         raise SandboxError(landlock.unavailable_reason())
     if network:
         return "allowed"
