@@ -12,8 +12,8 @@ from kbtool.commands.check import relative_paths
 from kbtool.config import Config
 from kbtool.execute import PageResult, run_pages
 from kbtool.execute.junit import write_junit
-from kbtool.execute.shard import in_shard, parse_shard
 from kbtool.execute.report import format_json, format_text, page_line, summarize
+from kbtool.execute.shard import in_shard, parse_shard
 from kbtool.load import load_wiki
 from kbtool.model import Page
 

@@ -67,7 +67,7 @@ def warning(status: Containment) -> str | None:
     if not off:
         return None
     why = f" ({status.reason})" if status.reason else ""
-    hint = '' if status.mode == "off" else '; sandbox = "required" refuses to run pages so'
+    hint = "" if status.mode == "off" else '; sandbox = "required" refuses to run pages so'
     return f"KB411 warning cells are not fully contained{why}: off: {'; '.join(off)}{hint}"
 
 

@@ -49,7 +49,9 @@ def _case(page: PageResult, number: int, cell: CellResult, blamed: bool) -> ET.E
     elif cell.status == "skipped":
         ET.SubElement(case, "skipped", message=cell.reason or "skip-execution")
     elif cell.status == "not-run":
-        ET.SubElement(case, "skipped", message=f"not run: {page.reason or 'an earlier cell failed'}")
+        ET.SubElement(
+            case, "skipped", message=f"not run: {page.reason or 'an earlier cell failed'}"
+        )
     for tag, text in (("system-out", cell.stdout), ("system-err", cell.stderr)):
         if text:
             ET.SubElement(case, tag).text = _clean(text)
@@ -72,7 +74,8 @@ def junit_xml(results: Sequence[PageResult], seconds: float) -> bytes:
     root = ET.Element("testsuites")
     root.append(suite)
     ET.indent(root)
-    return ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    text: bytes = ET.tostring(root, encoding="utf-8", xml_declaration=True)
+    return text
 
 
 def write_junit(path: Path, results: Sequence[PageResult], seconds: float) -> None:

@@ -112,7 +112,9 @@ def unavailable_reason() -> str:
     if sys.platform != "linux":
         return f"Landlock is a Linux feature; this is {platform.system()}"
     if platform.machine() not in _SYSCALLS:
-        return f"kbtool knows Landlock's system calls on x86_64 and aarch64, not {platform.machine()}"
+        return (
+            f"kbtool knows Landlock's system calls on x86_64 and aarch64, not {platform.machine()}"
+        )
     try:
         _call(0, None, ctypes.c_size_t(0), ctypes.c_uint32(_CREATE_RULESET_VERSION))
     except LandlockError as error:
