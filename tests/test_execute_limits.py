@@ -139,7 +139,9 @@ def test_a_timeout_kills_the_cells_children_too(results: dict[str, PageResult]) 
 
 
 def test_network_is_off_unless_the_page_allows_it(results: dict[str, PageResult]) -> None:
-    assert "network is off for cells" in failed_cell(results, "network", "KB404")
+    # Refused by Landlock (with a note), the empty namespace (root), or the socket module.
+    reason = failed_cell(results, "network", "KB404")
+    assert "allow-network: true" in reason or reason.endswith("Network is unreachable"), reason
     assert results["wiki/network_allowed.md"].status == "passed"
 
 

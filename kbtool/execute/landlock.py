@@ -75,23 +75,27 @@ class _PathBeneathAttr(ctypes.Structure):
 
 
 @cache
-def _syscall() -> ctypes._CFuncPtr | None:  # type: ignore[name-defined]
+def _libc() -> ctypes.CDLL | None:
     if sys.platform != "linux" or platform.machine() not in _SYSCALLS:
         return None
     try:
-        function = ctypes.CDLL(None, use_errno=True).syscall
-    except (OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+    except OSError:
         return None
-    function.restype = ctypes.c_long
-    return function
+    libc.syscall.restype = ctypes.c_long
+    return libc
+
+
+@cache
+def _numbers() -> tuple[int, int, int]:
+    return _SYSCALLS[platform.machine()]
 
 
 def _call(index: int, *args: object) -> int:
-    function = _syscall()
-    if function is None:
+    libc = _libc()
+    if libc is None:
         raise LandlockError(errno.ENOSYS, "Landlock needs Linux on x86_64 or aarch64")
-    number = _SYSCALLS[platform.machine()][index]
-    result = int(function(ctypes.c_long(number), *args))
+    result = int(libc.syscall(ctypes.c_long(_numbers()[index]), *args))
     if result < 0:
         code = ctypes.get_errno()
         raise LandlockError(code, os.strerror(code))
@@ -151,18 +155,18 @@ class Ruleset:
         size = 24 if abi >= 6 else 16 if abi >= 4 else 8
         self.fd = _call(0, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
 
-    def allow(self, path: str, rights: int) -> bool:
+    def allow(self, path: str, rights: int, is_dir: bool | None = None) -> bool:
         """Allow ``rights`` beneath ``path`` (a file gets only file rights); False if ``path``
-        cannot be opened (a missing path needs no rule)."""
+        cannot be opened (a missing path needs no rule). ``is_dir``, when known, saves a stat."""
         try:
             fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
         except OSError:
             return False
         try:
-            if not stat.S_ISDIR(os.fstat(fd).st_mode):
-                rights &= FILE_RIGHTS
-            attr = _PathBeneathAttr(rights & self.rights, fd)
-            _call(1, ctypes.c_int(self.fd), ctypes.c_int(_RULE_PATH_BENEATH), ctypes.byref(attr), 0)
+            if is_dir is None:
+                is_dir = stat.S_ISDIR(os.fstat(fd).st_mode)
+            attr = _PathBeneathAttr((rights if is_dir else rights & FILE_RIGHTS) & self.rights, fd)
+            _call(1, self.fd, _RULE_PATH_BENEATH, ctypes.byref(attr), 0)
         finally:
             os.close(fd)
         return True
@@ -170,7 +174,8 @@ class Ruleset:
     def restrict(self) -> None:
         """Enforce the ruleset on this process (and every process it starts), for good."""
         try:
-            libc = ctypes.CDLL(None, use_errno=True)
+            libc = _libc()
+            assert libc is not None, "a ruleset exists, so the system calls do"
             if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
                 code = ctypes.get_errno()
                 raise LandlockError(code, f"cannot set no_new_privs: {os.strerror(code)}")

@@ -83,15 +83,21 @@ def python_paths() -> tuple[str, ...]:
     return tuple(sorted(os.path.realpath(path) for path in paths))
 
 
-def read_paths(root: str, inputs: list[str]) -> list[str]:
-    return [
-        *SYSTEM,
-        *DEVICES_READ,
-        *(f"/etc/{name}" for name in ETC),
-        *python_paths(),
-        root,
-        *(os.path.realpath(path) for path in inputs),
-    ]
+@cache
+def system_rules() -> tuple[tuple[str, bool], ...]:
+    """(real path, is a folder) of everything every page may read, without duplicates or
+    paths inside another one; computed once, in the warm worker, so a page only adds rules."""
+    found: dict[str, bool] = {}
+    for path in (*SYSTEM, *DEVICES_READ, *(f"/etc/{name}" for name in ETC), *python_paths()):
+        real = os.path.realpath(path)
+        if real != "/" and os.path.exists(real):  # "/" on sys.path would open everything
+            found[real] = os.path.isdir(real)
+    folders = [path for path, is_dir in found.items() if is_dir]
+    return tuple(
+        (path, is_dir)
+        for path, is_dir in sorted(found.items())
+        if not any(path != top and path.startswith(top.rstrip("/") + "/") for top in folders)
+    )
 
 
 def contain(request: dict[str, Any], workdir: str, namespaced: bool) -> str:
@@ -131,7 +137,9 @@ def _restrict(abi: int, request: dict[str, Any], workdir: str) -> None:
     scoped = landlock.SCOPE_ABSTRACT_UNIX_SOCKET | landlock.SCOPE_SIGNAL
     net = 0 if request["network"] else landlock.BIND_TCP | landlock.CONNECT_TCP
     ruleset = landlock.Ruleset(abi, rights, net, scoped)
-    for path in read_paths(request["root"], request.get("inputs", [])):
+    for path, is_dir in system_rules():
+        ruleset.allow(path, landlock.READ, is_dir)
+    for path in (request["root"], *request.get("inputs", [])):
         ruleset.allow(path, landlock.READ)
     file_rw = landlock.READ_FILE | landlock.WRITE_FILE | landlock.TRUNCATE | landlock.IOCTL_DEV
     for path in DEVICES_WRITE:
