@@ -250,6 +250,20 @@ def test_cells_keep_their_own_folder_home_and_tmpdir(tmp_path: Path) -> None:
     }
 
 
+def test_multiprocessing_still_works(tmp_path: Path) -> None:
+    # Its locks are named semaphores in /dev/shm: made and removed there, never listed.
+    code = (
+        "import multiprocessing, os\n"
+        "with multiprocessing.get_context('fork').Pool(2) as pool:\n"
+        "    print(pool.map(abs, [-1, -2]))\n"
+        "os.listdir('/dev/shm')\n"
+    )
+    root = make_repo(tmp_path, {"pool.md": f"```python\n{code}```\n"})
+    [result] = run(root).values()
+    assert result.cells[0].stdout == "[1, 2]\n", result
+    assert (result.cells[0].reason or "").startswith("PermissionError: [Errno 13]")
+
+
 def test_pytest_gives_the_same_results(
     repo: Path,
     outside: Path,

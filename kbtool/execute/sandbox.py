@@ -35,6 +35,9 @@ from kbtool.execute.tracebacks import set_hint
 SYSTEM = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin", "/proc", "/sys")
 DEVICES_READ = ("/dev/urandom", "/dev/random", "/dev/zero", "/dev/full")
 DEVICES_WRITE = ("/dev/null",)
+#: POSIX shared memory and named semaphores (multiprocessing's locks, PyTorch's shared
+#: tensors) live in /dev/shm; a cell may make, use and remove files there, never list it.
+SHARED_MEMORY = "/dev/shm"
 #: What programs read from /etc that holds no secret: the loader, time zones, users and groups
 #: (names only; no shadow), name resolution, certificates, fonts, MIME types, the OS name.
 ETC = (
@@ -144,5 +147,7 @@ def _restrict(abi: int, request: dict[str, Any], workdir: str) -> None:
     file_rw = landlock.READ_FILE | landlock.WRITE_FILE | landlock.TRUNCATE | landlock.IOCTL_DEV
     for path in DEVICES_WRITE:
         ruleset.allow(path, file_rw)
+    shm = file_rw | landlock.MAKE_REG | landlock.REMOVE_FILE
+    ruleset.allow(SHARED_MEMORY, shm, is_dir=True)
     ruleset.allow(workdir, rights)
     ruleset.restrict()
