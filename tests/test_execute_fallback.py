@@ -165,3 +165,13 @@ def test_pytest_warns_once_under_xdist(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest_subprocess("-n", "2", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=2, warnings=1)
     assert result.stdout.str().count("KB411 warning cells are not fully contained") == 1
+
+
+def test_a_doctest_shows_no_kbtool_frame_either(tmp_path: Path) -> None:
+    page = PATCHED.replace("\n\nconnect()\n", "\n") + "\n```python\n>>> connect()\n```\n"
+    root = make_repo(tmp_path, {"patched.md": page}, sandbox="off")
+    cell = run(root)["wiki/patched.md"].cells[2]
+    assert cell.status == "failed"
+    error = cell.error or ""
+    assert "Exception raised:" in error and "network is off for cells" in error, error
+    assert not any("kbtool" in f for f in re.findall(r'File "([^"]+)"', error)), error
