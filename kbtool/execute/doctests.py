@@ -43,7 +43,8 @@ class _Runner(doctest.DocTestRunner):
         # As doctest words it, but without kbtool's frames (the patched socket module's).
         _, error, tb = exc_info
         text = user_traceback(error, tb)
-        out(self._failure_header(test, example) + "Exception raised:\n" + _indent(text))
+        header = self._failure_header(test, example)  # type: ignore[attr-defined]
+        out(f"{header}Exception raised:\n{_indent(text)}")
 
 
 def run_doctest(
