@@ -10,7 +10,8 @@ The plugin is active only in a project whose ``pyproject.toml`` has a ``[tool.kb
 table, and collects only pages under that project's configured wiki and sources folders, so
 Markdown elsewhere (test fixtures, documentation) never runs by accident. ``-p no:kbtool``
 turns it off. Under pytest-xdist's default ``load`` distribution, a page's cells are kept on
-one worker, so that a page runs once.
+one worker, so that a page runs once. Where cells cannot be fully contained (no Landlock), one
+pytest warning (KB411) says which protections are off.
 """
 
 from __future__ import annotations
