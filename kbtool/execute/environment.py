@@ -44,8 +44,9 @@ def worker_environment(
     extra = set(cell_env)
     env = {name: value for name, value in caller.items() if _kept(name, extra)}
     env.setdefault("PATH", os.defpath)
-    if "HOME" in caller:  # for the worker's own caches (matplotlib's font list); not the cells'
-        env["HOME"] = caller["HOME"]
+    # For the worker itself: its caches (matplotlib's font list) and where page folders are
+    # made. Each page process replaces both with its own folder.
+    env.update({name: caller[name] for name in ("HOME", "TMPDIR") if name in caller})
     env.update(dict.fromkeys(PINNED_THREADS, "1"))
     env["MPLBACKEND"] = "Agg"
     return env
