@@ -24,12 +24,11 @@ def test_the_rights_grow_with_the_abi() -> None:
     ("abi", "root", "off"),
     [
         (7, False, []),
-        (6, True, []),
-        (4, False, ["signals"]),
-        (3, False, ["network", "signals"]),
-        (3, True, ["signals"]),
-        (0, True, ["files", "signals"]),
-        (0, False, ["files", "network", "signals"]),
+        (4, False, []),
+        (3, False, ["network"]),
+        (3, True, []),
+        (0, True, ["files"]),
+        (0, False, ["files", "network"]),
     ],
 )
 def test_what_is_off(abi: int, root: bool, off: list[str]) -> None:

@@ -148,10 +148,14 @@ def test_without_tcp_rules_the_network_falls_back(
         server.accept()
     status = containment.probe(load_config(root))
     assert status.abi == 3
-    assert (warning := containment.warning(status)) is not None and "signals" in warning
+    warning = containment.warning(status)
+    if os.geteuid() == 0:
+        assert warning is None  # the namespace refuses the network
+    else:
+        assert warning is not None and "network (Landlock ABI 3 has no TCP rules" in warning
 
 
-@pytest.mark.skipif(landlock.abi_version() < 6, reason="needs Landlock ABI 6")
+@pytest.mark.skipif(landlock.abi_version() < 4, reason="needs Landlock ABI 4")
 def test_no_warning_where_everything_is_enforced(
     tmp_path: Path, run_kbtool: Callable[..., Any]
 ) -> None:

@@ -37,9 +37,7 @@ class Containment:
         if self.abi < 4 and not self.root:
             level = f"Landlock ABI {self.abi} has no TCP rules" if self.abi else "no Landlock"
             off.append(f"network ({level}: only Python's socket module refuses connections)")
-        if self.abi < 6:
-            off.append("signals (cells can signal this user's other processes)")
-        return off
+        return off  # signals are scoped from ABI 6 on: a bonus, not worth a warning without
 
 
 #: Tests of the fallback set this to pretend the kernel speaks at most this Landlock ABI
