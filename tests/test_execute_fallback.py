@@ -182,3 +182,13 @@ def test_a_doctest_shows_no_kbtool_frame_either(tmp_path: Path) -> None:
     error = cell.error or ""
     assert "Exception raised:" in error and "network is off for cells" in error, error
     assert not any("kbtool" in f for f in re.findall(r'File "([^"]+)"', error)), error
+
+
+def test_a_cell_that_kills_the_worker_fails_only_its_page(tmp_path: Path) -> None:
+    # Without Landlock's signal scope a cell can kill the warm worker, its parent.
+    killer = "```python\nimport os, signal, time\ntime.sleep(0.5)\nos.kill(os.getppid(), signal.SIGKILL)\n```\n"
+    pages = {"killer.md": killer, **{f"p{i}.md": PRINTS for i in range(4)}}
+    results = run(make_repo(tmp_path, pages, sandbox="off"), jobs=2)
+    assert results["wiki/killer.md"].code == "KB410"
+    assert "worker stopped while this page ran" in (results["wiki/killer.md"].reason or "")
+    assert all(results[f"wiki/p{i}.md"].status == "passed" for i in range(4)), results

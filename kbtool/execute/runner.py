@@ -127,7 +127,9 @@ class Runner:
             status = self.process.wait() if self.process else None
             self.process = None
             restarts += 1
-            for ident in sorted(started if restarts <= _RESTARTS else set(pending)):
+            # (Pages that had started may have reported before it died: they are done.)
+            blamed = started & set(pending) if restarts <= _RESTARTS else set(pending)
+            for ident in sorted(blamed):
                 plan = pending.pop(ident)
                 reason = f"kbtool's cell worker stopped while this page ran (exit status {status})"
                 yield failed_result(plan, reason, "KB410")
