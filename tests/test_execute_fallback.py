@@ -186,7 +186,8 @@ def test_a_doctest_shows_no_kbtool_frame_either(tmp_path: Path) -> None:
 
 def test_a_cell_that_kills_the_worker_fails_only_its_page(tmp_path: Path) -> None:
     # Without Landlock's signal scope a cell can kill the warm worker, its parent.
-    killer = "```python\nimport os, signal, time\ntime.sleep(0.5)\nos.kill(os.getppid(), signal.SIGKILL)\n```\n"
+    code = "import os, signal, time\ntime.sleep(0.5)\nos.kill(os.getppid(), signal.SIGKILL)\n"
+    killer = f"```python\n{code}```\n"
     pages = {"killer.md": killer, **{f"p{i}.md": PRINTS for i in range(4)}}
     results = run(make_repo(tmp_path, pages, sandbox="off"), jobs=2)
     assert results["wiki/killer.md"].code == "KB410"
