@@ -43,6 +43,7 @@ def page_key(config: Config, page: Page, plan: PagePlan) -> str:
         "cells": [[c.index, c.line, c.source, c.options] for c in page.python_cells],
         "limits": [config.cell_timeout, config.memory_limit_mb, config.output_limit_kb],
         "network": plan.network,
+        "containment": [config.sandbox, sorted(config.cell_env)],
         "inputs": {path: _digest(config.root, path) for path in plan.inputs},
     }
     text = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=repr)

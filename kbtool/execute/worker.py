@@ -28,7 +28,7 @@ from collections import deque
 from types import FrameType
 from typing import Any
 
-from kbtool.execute import procs
+from kbtool.execute import landlock, procs, sandbox
 from kbtool.execute.protocol import LineReader, encode, write_all
 from kbtool.execute.supervise import PageProcess
 
@@ -165,6 +165,8 @@ def main(settings_json: str | None = None) -> None:
     signal.signal(signal.SIGTERM, _raise_exit)
     signal.signal(signal.SIGINT, _raise_exit)
     preload(settings.get("preload", []))
+    sandbox.system_rules()  # the same for every page: found once, here
+    landlock.abi_version()  # and ctypes' libc handle with it
     # Everything imported so far is shared with every page process. Frozen, the garbage
     # collector of a page process never walks it, so its memory pages are never copied.
     gc.collect()
