@@ -3,7 +3,7 @@
 Positions are 1-based and refer to the file as written (frontmatter lines included), so a
 diagnostic can point at the exact line of a ``related`` item or the column of a body link.
 
-The classes have no ``__slots__`` on purpose: pages are pickled to the parse cache, and
+The classes have no ``__slots__`` on purpose: pages are pickled into the store, and
 unpickling slotted frozen dataclasses costs a ``__setattr__`` per field, several times slower.
 """
 
