@@ -143,7 +143,7 @@ def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
     count = len(plan.wiki)
     # Ring neighbours are mutual `related` pairs; a few far pages make some one-way ones.
     related = [plan.wiki[(index + k) % count][0] for k in (1, -1, 2, -2) if count > 4]
-    related += [plan.wiki[rng.randrange(count)][0] for _ in range(rng.randint(0, 10))]
+    related += [plan.wiki[rng.randrange(count)][0] for _ in range(rng.randint(0, 8))]
     related = [r for r in dict.fromkeys(related) if r != path]
     sources = plan.owned.get(index, []) + rng.sample(
         plan.sources, min(len(plan.sources), rng.randint(0, 6))
@@ -153,7 +153,7 @@ def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
     lines = _frontmatter(index, plan, related, sources, rng)
     lines += [f"# {plan.titles[path]}", "", f"> **一句话定义**：{text.sentence(rng, link)}", ""]
     lines += ["## 英文缩写速查", "", *text.abbreviation_table(rng), ""]
-    lines += ["## 为什么重要", "", *text.bullets(rng, link, rng.randint(2, 4), rng.random() < 0.3)]
+    lines += ["## 为什么重要", "", *text.bullets(rng, link, rng.randint(2, 3), rng.random() < 0.3)]
     headings = plan.headings[path]
     diagram_at = rng.randrange(len(headings)) if rng.random() < MERMAID_SHARE else -1
     for at, heading in enumerate(headings):
