@@ -102,7 +102,9 @@ def _linker(path: str, plan: _Plan, near: list[str], rng: random.Random) -> Call
             target = rng.choice(near)
         elif roll < 0.85:
             target = plan.wiki[rng.randrange(len(plan.wiki))][0]
-            if rng.random() < 0.15:
+            if target == path:  # a page that links to itself is a finding of its own
+                target = rng.choice(near) if near else plan.sources[0]
+            if target in plan.headings and rng.random() < 0.15:
                 anchor = "#" + rng.choice(plan.headings[target])
         else:
             target = rng.choice(plan.sources)
