@@ -114,7 +114,7 @@ class Calibration:
 
 
 def calibrate(
-    synthetic: list[Path], reference: Path, rounds: int = 5, sample_bytes: int = 1_000_000
+    synthetic: list[Path], reference: Path, rounds: int = 3, sample_bytes: int = 600_000
 ) -> Calibration:
     """Rates of the synthetic pages (an evenly spread sample of about ``sample_bytes``)
     against the ``.md`` files under ``reference``."""
@@ -168,7 +168,7 @@ def print_calibration(synthetic: list[Path], given: Path | None, quick: bool = F
     if folder is None:
         print(f"calibration skipped: no reference pages (--reference DIR or ${REFERENCE_ENV})")
         return
-    result = calibrate(synthetic, folder, rounds=2 if quick else 4)
+    result = calibrate(synthetic, folder, rounds=2 if quick else 3)
     print("\n".join(result.lines()), flush=True)
 
 
