@@ -4,17 +4,20 @@ the printed table.
 
 The benchmarks drive kbtool only through its command line, so they measure the same thing
 whatever the pipeline underneath looks like. Peak memory is ``ru_maxrss`` from ``wait4``: the
-largest single process among kbtool and the workers it waited for.
+largest single process among kbtool and the workers it waited for, measured by a small
+launcher process so that the benchmark's own memory is not counted.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Sequence
@@ -24,6 +27,7 @@ from pathlib import Path
 import synth
 
 KIB = 1024
+_DIAGNOSTIC = re.compile(r"^\S+:\d+:\d+: KB\d{3} ")
 
 
 @dataclass
@@ -45,14 +49,34 @@ def kbtool_command(root: Path, *args: str) -> list[str]:
     return [sys.executable, "-m", "kbtool", "-C", str(root), *args]
 
 
+# Started by the benchmark, it starts the measured command and writes that command's wall
+# time, exit code and peak memory to the file named by argv[1]. A child forked from a large
+# process inherits that process's peak RSS in its own ru_maxrss (Linux keeps the high-water
+# mark across exec), so the measured command must be forked from this small one. Its own
+# Ctrl-C handler (not SIG_IGN, which exec would pass on) lets SIGINT reach the command alone.
+_LAUNCHER = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGINT, lambda *_: None)
+started = time.perf_counter()
+child = subprocess.Popen(sys.argv[2:])
+_, status, usage = os.wait4(child.pid, 0)
+elapsed = time.perf_counter() - started
+with open(sys.argv[1], "w") as f:
+    f.write(f"{elapsed} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+"""
+
+
 class Process:
-    """A kbtool process in its own session, its output collected by threads, so that it can
-    be waited for with ``wait4`` (for its rusage) and stopped with all its workers."""
+    """A command in a session of its own, started through the launcher, its output collected
+    by threads; stopped, with every worker it started, by signalling the session's group."""
 
     def __init__(self, command: list[str], on_line: object = None) -> None:
         self.started = time.perf_counter()
+        handle, name = tempfile.mkstemp(prefix="kbtool-bench-run-")
+        os.close(handle)
+        self.result = Path(name)
         self.popen = subprocess.Popen(
-            command,
+            [sys.executable, "-c", _LAUNCHER, name, *command],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -84,18 +108,19 @@ class Process:
         """Wait at most ``timeout`` seconds, then kill the whole process group."""
         timer = threading.Timer(timeout, self.signal, args=(signal.SIGKILL,))
         timer.start()
-        _, status, usage = os.wait4(self.popen.pid, 0)
-        elapsed = time.perf_counter() - self.started
+        self.popen.wait()
         expired = not timer.is_alive()
         timer.cancel()
-        self.popen.returncode = os.waitstatus_to_exitcode(status)
         self.signal(signal.SIGKILL)  # a worker left behind must not hold the machine
         for reader in self._readers:
             reader.join(timeout=10)
+        fields = self.result.read_text(encoding="ascii").split()
+        self.result.unlink()
+        done = len(fields) == 3 and not expired
         return Run(
-            seconds=float("inf") if expired else elapsed,
-            code=None if expired else self.popen.returncode,
-            peak_rss_mb=usage.ru_maxrss / KIB,
+            seconds=float(fields[0]) if done else float("inf"),
+            code=int(fields[1]) if done else None,
+            peak_rss_mb=int(fields[2]) / KIB if done else 0.0,
             stdout="".join(self.out),
             stderr="".join(self.err),
         )
@@ -121,8 +146,11 @@ def supports(command: str, option: str) -> bool:
 
 
 def timings_text(run: Run) -> str:
-    """What kbtool printed on stderr, less progress bars: with ``--timings``, its stages."""
+    """What kbtool printed besides diagnostics, JSON and progress bars: with ``--timings``,
+    the seconds of its stages."""
     lines = [line.rsplit("\r", 1)[-1] for line in run.stderr.splitlines()]
+    if not run.stdout.lstrip().startswith("{"):
+        lines += [line for line in run.stdout.splitlines() if not _DIAGNOSTIC.match(line)]
     return "\n".join("      " + line for line in lines if line.strip())
 
 
