@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import sys
 import tempfile
 import time
@@ -28,6 +29,7 @@ from kbtool.parse.markdown import markdown_parser
 
 TOLERANCE = 0.20
 REFERENCE_ENV = "KBTOOL_REFERENCE_PAGES"
+sys.path.insert(0, str(Path(__file__).parent))  # synth.py, when run as a script
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,52 @@ def _chunks(paths: list[Path], size: int) -> list[Pages]:
     return [Pages.read(group) for group in groups if group]
 
 
+def kbtool_render_rates(synthetic_root: Path, reference: Path, rounds: int) -> tuple[float, float]:
+    """Bytes/s of kbtool's own body renderer (links resolved, MathML, highlighting) on the
+    pages of two small repositories, copied to a temporary folder so nothing is written
+    beside the originals; the best of ``rounds`` interleaved rounds of each."""
+    from kbtool.config import load_config
+    from kbtool.load import load_wiki
+    from kbtool.render.i18n import translator
+    from kbtool.render.markdown import render_body
+
+    loaded = []
+    with tempfile.TemporaryDirectory(prefix="kbtool-calibrate-render-") as tmp:
+        for name, folder in (("syn", synthetic_root), ("ref", reference)):
+            copy = Path(tmp) / name
+            shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".kbtool", "site"))
+            wiki = load_wiki(load_config(copy), jobs=1, use_cache=False)
+            texts = {p: (copy / p).read_text(encoding="utf-8") for p in wiki.pages}
+            loaded.append((wiki, texts, sum(len(t.encode()) for t in texts.values())))
+    t = translator("zh")
+    best = [float("inf"), float("inf")]
+    for _ in range(rounds):
+        for index, (wiki, texts, _size) in enumerate(loaded):
+            started = time.perf_counter()
+            for path, source in texts.items():
+                render_body(wiki.pages[path], source, wiki, None, t)
+            best[index] = min(best[index], time.perf_counter() - started)
+    return loaded[0][2] / best[0], loaded[1][2] / best[1]
+
+
+def _kbtool_render_line(synthetic: list[Path], reference: Path, rounds: int) -> str:
+    # A small synthetic repository of its own: loading the benchmark's whole wiki would cost
+    # more than the measurement. The renderer's interface may change under this benchmark;
+    # the line then says so instead of stopping the run.
+    import synth
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="kbtool-calibrate-synth-") as tmp:
+            synth.generate(Path(tmp), 150)
+            syn, ref = kbtool_render_rates(Path(tmp), reference, rounds)
+    except Exception as error:  # noqa: BLE001 - an optional figure, reported, never fatal
+        return f"  kbtool's body renderer: not measured ({type(error).__name__}: {error})"
+    return (
+        f"  kbtool's body renderer: synthetic {syn / 1e6:.2f} MB/s, reference {ref / 1e6:.2f} "
+        f"MB/s: {syn / ref:.2f}x (for information: links, MathML, highlighting)"
+    )
+
+
 def print_calibration(synthetic: list[Path], given: Path | None, quick: bool = False) -> None:
     folder = reference_folder(given)
     if folder is None:
@@ -170,6 +218,7 @@ def print_calibration(synthetic: list[Path], given: Path | None, quick: bool = F
         return
     result = calibrate(synthetic, folder, rounds=2 if quick else 3)
     print("\n".join(result.lines()), flush=True)
+    print(_kbtool_render_line(synthetic, folder, rounds=2 if quick else 3), flush=True)
 
 
 def main() -> None:
@@ -179,7 +228,6 @@ def main() -> None:
     parser.add_argument("--reference", type=Path, help=f"folder of real pages (${REFERENCE_ENV})")
     parser.add_argument("-n", type=int, default=600, help="synthetic pages to generate")
     args = parser.parse_args()
-    sys.path.insert(0, str(Path(__file__).parent))
     import synth
 
     with tempfile.TemporaryDirectory(prefix="kbtool-calibrate-") as tmp:

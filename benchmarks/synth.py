@@ -167,7 +167,7 @@ def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
             lines += [*text.bullets(rng, link, rng.randint(2, 6)), ""]
         if rng.random() < 0.3:
             lines += [*text.comparison_table(rng, link), ""]
-        if rng.random() < 0.25:
+        if rng.random() < 0.15:
             lines += [*text.display_math(rng), "", text.paragraph(rng, link, (1, 2)), ""]
         if at == diagram_at:
             lines += [*text.mermaid(rng), ""]

@@ -197,8 +197,10 @@ def clause(rng: random.Random, link: Choose) -> str:
         return f"{link()} 与 {link()} 都用{w1}处理{w2}"
     if kind == 6:
         return f"实现上常用 `{rng.choice(IDENTIFIERS)}` 控制{w1}"
-    if kind == 7:
-        return f"当 ${rng.choice(INLINE_MATH)}$ 变大时，{w1}随之变化"
+    if kind == 7:  # real pages write inline math as `$…$` and, as often, as `\(…\)`
+        tex = rng.choice(INLINE_MATH)
+        math = f"${tex}$" if rng.random() < 0.4 else "\\(" + tex + "\\)"
+        return f"当 {math} 变大时，{w1}随之变化"
     if kind == 8:
         return f"{rng.choice(LINKERS)}，{w1}（{term}）比{w2}更关键"
     if kind == 9:
@@ -255,7 +257,7 @@ def comparison_table(rng: random.Random, link: Choose) -> list[str]:
                         f"{rng.choice(WORDS)}，{rng.choice(WORDS)}",
                         f"**{rng.choice(('高', '低', '中等', '更稳'))}**",
                         link(),
-                        f"${rng.choice(INLINE_MATH)}$",
+                        f"\\({rng.choice(INLINE_MATH)}\\)",
                         f"{rng.choice(TERMS)} / {rng.choice(TERMS)}",
                         f"`{rng.choice(IDENTIFIERS)}`",
                     )
