@@ -43,11 +43,14 @@ from harness import (  # noqa: E402
     Run,
     Workspace,
     header,
+    load_average,
     median,
     run_kbtool,
+    share,
     supports,
     table,
     timings_text,
+    within,
 )
 from serve_probe import measure_serve  # noqa: E402
 
@@ -117,23 +120,23 @@ def bench(n: int, args: argparse.Namespace) -> float:
         Row(
             f"cold build, {search}",
             cold.seconds,
-            f"{cold.seconds / floor:.2f}x floor",
+            share(cold.seconds, floor, "{:.2f}x floor"),
             "<= 1.0x floor" if bound else "(with --no-search)",
-            cold.seconds <= floor if bound else None,
+            within(cold.seconds, floor, 1.0) if bound else None,
             note=_summary(cold),
         ),
         Row(
             "rebuild, nothing changed",
             same.seconds,
-            f"{same.seconds / cold.seconds:.1%} of cold",
+            share(same.seconds, cold.seconds, "{:.1%} of cold"),
             note=_summary(same),
         ),
         Row(
             f"rebuild after a one-page edit ({repeats}x)",
             edit,
-            f"{edit / cold.seconds:.1%} of cold",
+            share(edit, cold.seconds, "{:.1%} of cold"),
             "<= 5% of cold" if bound else "(with --no-search)",
-            edit <= 0.05 * cold.seconds if bound else None,
+            within(edit, cold.seconds, 0.05) if bound else None,
             note=_summary(edits[-1]),
         ),
         Row(
@@ -154,11 +157,14 @@ def bench(n: int, args: argparse.Namespace) -> float:
         ),
     ]
     if peer is not None:
-        rows.append(Row("mkdocs build (peer)", peer, f"{peer / cold.seconds:.2f}x our cold build"))
+        rows.append(
+            Row("mkdocs build (peer)", peer, share(peer, cold.seconds, "{:.2f}x our cold build"))
+        )
     elif args.mkdocs:
         rows.append(Row("mkdocs build (peer)", None, "mkdocs not installed"))
     print(f"\nN = {n:,}: figures from this one run")
     print(table(rows, limit))
+    print(f"  load average at the end: {load_average()}")
     if timings:
         print("  kbtool build --timings, cold:\n" + timings_text(cold))
         print("  kbtool build --timings, after the last edit:\n" + timings_text(edits[-1]))

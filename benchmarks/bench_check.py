@@ -33,11 +33,14 @@ from harness import (  # noqa: E402
     Run,
     Workspace,
     header,
+    load_average,
     median,
     run_kbtool,
+    share,
     supports,
     table,
     timings_text,
+    within,
 )
 
 PYPROJECT = '[tool.kbtool]\nexecute = "opt-in"\n'
@@ -72,29 +75,28 @@ def bench(n: int, args: argparse.Namespace) -> None:
             ws.edit()
             edits.append(run_kbtool(ws.root, *check, timeout=limit))
         edit = median([r.seconds for r in edits])
-        cold_found = _diagnostics(cold)
-        same = cold_found is not None and _diagnostics(edits[-1]) == cold_found
+        found = (_diagnostics(cold), _diagnostics(edits[-1]))
 
     rows = [
         Row("markdown-it-py parse floor", floor),
         Row(
             "cold check (default jobs)",
             cold.seconds,
-            f"{cold.seconds / floor:.2f}x floor",
+            share(cold.seconds, floor, "{:.2f}x floor"),
             "<= 0.6x floor",
-            cold.seconds <= 0.6 * floor,
+            within(cold.seconds, floor, 0.6),
         ),
         Row(
             "repeat check, nothing changed",
             repeat.seconds,
-            f"{repeat.seconds / cold.seconds:.1%} of cold",
+            share(repeat.seconds, cold.seconds, "{:.1%} of cold"),
         ),
         Row(
             f"check after a one-page edit (median of {repeats})",
             edit,
-            f"{edit / cold.seconds:.1%} of cold",
+            share(edit, cold.seconds, "{:.1%} of cold"),
             "<= 5% of cold" + (", <= 1 s" if n >= SCALE else ""),
-            edit <= 0.05 * cold.seconds and (n < SCALE or edit <= 1.0),
+            within(edit, cold.seconds, 0.05) and (n < SCALE or edit <= 1.0),
         ),
         Row(
             "peak RSS, largest process (cold)",
@@ -104,9 +106,12 @@ def bench(n: int, args: argparse.Namespace) -> None:
     ]
     print(f"\nN = {n:,}: figures from this one run")
     print(table(rows, limit))
-    print(
-        f"  diagnostics after the edits {'identical to' if same else 'DIFFER from'} the cold check's"
-    )
+    if None in found:
+        print("  diagnostics after the edits not compared with the cold check's (a run stopped)")
+    else:
+        verdict = "identical to" if found[0] == found[1] else "DIFFER from"
+        print(f"  diagnostics after the edits {verdict} the cold check's")
+    print(f"  load average at the end: {load_average()}")
     if timings:
         print("  kbtool check --timings, cold:\n" + timings_text(cold))
         print("  kbtool check --timings, after the last edit:\n" + timings_text(edits[-1]))

@@ -14,6 +14,7 @@ import contextlib
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -174,7 +175,7 @@ class Workspace:
 
     def edited_page(self) -> Path:
         """A wiki page in the middle of the wiki, the same one every time."""
-        wiki = [p for p in self.pages if "wiki" in p.relative_to(self.root).parts[:1]]
+        wiki = [p for p in self.pages if p.relative_to(self.root).parts[0] == "wiki"]
         return wiki[len(wiki) // 2]
 
     def edit(self) -> str:
@@ -187,11 +188,11 @@ class Workspace:
 
     def forget(self, cache_dir: str = ".kbtool") -> None:
         """Remove what kbtool remembers, so that the next run is cold."""
-        subprocess.run(["rm", "-rf", str(self.root / cache_dir)], check=True)
+        shutil.rmtree(self.root / cache_dir, ignore_errors=True)
 
 
 def header(title: str, n: int, workspace: Workspace) -> list[str]:
-    load = " ".join(Path("/proc/loadavg").read_text(encoding="ascii").split()[:3])
+    load = load_average()
     return [
         f"{title}",
         f"command: {shlex.join(['python', *sys.argv])}",
@@ -229,6 +230,24 @@ def table(rows: list[Row], limit: float) -> str:
         if row.note:
             lines.append(f"      {row.note}")
     return "\n".join(lines)
+
+
+def load_average() -> str:
+    return " ".join(Path("/proc/loadavg").read_text(encoding="ascii").split()[:3])
+
+
+def share(part: float, whole: float, template: str) -> str:
+    """``template`` filled with ``part / whole``, or "-" when a step was stopped at its limit."""
+    if float("inf") in (part, whole):
+        return "-"
+    return template.format(part / whole)
+
+
+def within(part: float, whole: float, most: float) -> bool | None:
+    """Whether ``part <= most * whole``; unknown when a step was stopped at its limit."""
+    if float("inf") in (part, whole):
+        return None if whole == float("inf") else False
+    return part <= most * whole
 
 
 def median(values: list[float]) -> float:
