@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -165,50 +164,52 @@ def _chunks(paths: list[Path], size: int) -> list[Pages]:
     return [Pages.read(group) for group in groups if group]
 
 
-def kbtool_render_rates(synthetic_root: Path, reference: Path, rounds: int) -> tuple[float, float]:
-    """Bytes/s of kbtool's own body renderer (links resolved, MathML, highlighting) on the
-    pages of two small repositories, copied to a temporary folder so nothing is written
-    beside the originals; the best of ``rounds`` interleaved rounds of each."""
-    from kbtool.config import load_config
-    from kbtool.load import load_wiki
+def kbtool_worker_seconds(root: Path, paths: list[Path]) -> float:
+    """Seconds kbtool's parse worker takes over ``paths`` (files under ``root``): the page
+    model and its body's HTML from the same tokens, as a build does each page once."""
+    from kbtool.parse.page import parse_page_tokens
     from kbtool.render.i18n import translator
     from kbtool.render.markdown import render_body
 
-    loaded = []
-    with tempfile.TemporaryDirectory(prefix="kbtool-calibrate-render-") as tmp:
-        for name, folder in (("syn", synthetic_root), ("ref", reference)):
-            copy = Path(tmp) / name
-            shutil.copytree(folder, copy, ignore=shutil.ignore_patterns(".kbtool", "site"))
-            wiki = load_wiki(load_config(copy), jobs=1, use_cache=False)
-            texts = {p: (copy / p).read_text(encoding="utf-8") for p in wiki.pages}
-            loaded.append((wiki, texts, sum(len(t.encode()) for t in texts.values())))
     t = translator("zh")
+    files = [(p.relative_to(root).as_posix(), p.read_bytes()) for p in paths]
+    started = time.perf_counter()
+    for rel, data in files:
+        kind = "source" if rel.startswith("sources/") else "wiki"
+        page, tokens = parse_page_tokens(rel, data, kind)  # type: ignore[arg-type]
+        render_body(page, tokens, t)
+    return time.perf_counter() - started
+
+
+def _kbtool_worker_line(synthetic: list[Path], reference: Path, rounds: int) -> str:
+    # The worker's interface may change under this benchmark: the line then says so instead
+    # of stopping the run.
+    ref_paths = markdown_files(reference)
+    root = _common_root(synthetic)
+    every = max(1, round(sum(p.stat().st_size for p in synthetic) / 300_000))
+    sample = synthetic[::every]
+    sizes = [sum(p.stat().st_size for p in paths) for paths in (sample, ref_paths)]
     best = [float("inf"), float("inf")]
-    for _ in range(rounds):
-        for index, (wiki, texts, _size) in enumerate(loaded):
-            started = time.perf_counter()
-            for path, source in texts.items():
-                render_body(wiki.pages[path], source, wiki, None, t)
-            best[index] = min(best[index], time.perf_counter() - started)
-    return loaded[0][2] / best[0], loaded[1][2] / best[1]
-
-
-def _kbtool_render_line(synthetic: list[Path], reference: Path, rounds: int) -> str:
-    # A small synthetic repository of its own: loading the benchmark's whole wiki would cost
-    # more than the measurement. The renderer's interface may change under this benchmark;
-    # the line then says so instead of stopping the run.
-    import synth
-
     try:
-        with tempfile.TemporaryDirectory(prefix="kbtool-calibrate-synth-") as tmp:
-            synth.generate(Path(tmp), 150)
-            syn, ref = kbtool_render_rates(Path(tmp), reference, rounds)
+        for _ in range(rounds):
+            best[0] = min(best[0], kbtool_worker_seconds(root, sample))
+            best[1] = min(best[1], kbtool_worker_seconds(reference, ref_paths))
     except Exception as error:  # noqa: BLE001 - an optional figure, reported, never fatal
-        return f"  kbtool's body renderer: not measured ({type(error).__name__}: {error})"
+        return f"  kbtool's parse + render worker: not measured ({type(error).__name__}: {error})"
+    syn, ref = sizes[0] / best[0], sizes[1] / best[1]
     return (
-        f"  kbtool's body renderer: synthetic {syn / 1e6:.2f} MB/s, reference {ref / 1e6:.2f} "
-        f"MB/s: {syn / ref:.2f}x (for information: links, MathML, highlighting)"
+        f"  kbtool's parse + render worker: synthetic {syn / 1e6:.2f} MB/s, reference "
+        f"{ref / 1e6:.2f} MB/s: {syn / ref:.2f}x (for information: MathML, highlighting, ...)"
     )
+
+
+def _common_root(paths: list[Path]) -> Path:
+    """The repository the synthetic pages are in: the folder above ``wiki/`` and ``sources/``."""
+    first = paths[0]
+    for parent in first.parents:
+        if parent.name in ("wiki", "sources"):
+            return parent.parent
+    return first.parent
 
 
 def print_calibration(synthetic: list[Path], given: Path | None, quick: bool = False) -> None:
@@ -218,7 +219,7 @@ def print_calibration(synthetic: list[Path], given: Path | None, quick: bool = F
         return
     result = calibrate(synthetic, folder, rounds=2 if quick else 3)
     print("\n".join(result.lines()), flush=True)
-    print(_kbtool_render_line(synthetic, folder, rounds=2 if quick else 3), flush=True)
+    print(_kbtool_worker_line(synthetic, folder, rounds=2 if quick else 3), flush=True)
 
 
 def main() -> None:
