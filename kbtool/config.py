@@ -47,6 +47,7 @@ class Config:
     site_title: str = "Wiki"
     language: str = "zh"
     base_url: str = ""
+    search: bool = True
 
     @property
     def cache_path(self) -> Path:
@@ -149,6 +150,7 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "site-title": ("site_title", _str, "a string", "the site's name"),
     "language": ("language", _choice("zh", "en"), '"zh" or "en"', "language of UI strings"),
     "base-url": ("base_url", lambda v: v if isinstance(v, str) else None, "a URL", "for sitemap"),
+    "search": ("search", _bool, "true or false", "build the site's search index"),
 }
 
 

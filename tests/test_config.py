@@ -34,6 +34,7 @@ VALID: dict[str, Any] = {
     "site-title": "我的 Wiki",
     "language": "en",
     "base-url": "https://example.com/wiki/",
+    "search": False,
 }
 
 #: A wrong value for every key.
@@ -59,6 +60,7 @@ WRONG: dict[str, Any] = {
     "site-title": "  ",
     "language": "fr",
     "base-url": 5,
+    "search": "no",
 }
 
 

@@ -441,8 +441,9 @@ def _stage_and_publish(
         report.diagnostics = sorted(report.diagnostics + build_diagnostics)
         if report.errors:
             return  # `finally` removes the staging folder; site/ stays as it was
-        report.search = _search_index(staging, config)
-        clock.lap("search")
+        if config.search:
+            report.search = _search_index(staging, config)
+            clock.lap("search")
         forget_manifest(store)
         swap_in(staging, site_dir)
         save_manifest(store, site_dir, records, manifest)
