@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from kbtool.checks import files, frontmatter, graph, links
+from kbtool.checks import files, frontmatter, graph, links, stale
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
 
@@ -39,6 +39,7 @@ CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (graph.check_orphans, ("KB301",)),
     (graph.check_one_way_related, ("KB302",)),
     (graph.check_uncited_sources, ("KB303",)),
+    (stale.check_source_dates, ("KB304", "KB305")),
 )
 
 

@@ -256,7 +256,8 @@ def _target_url(ctx: _Context, target: Target) -> str | None:
     extension = posixpath.splitext(target.path)[1].lower()
     config = ctx.wiki.config
     inside = any(
-        target.path.startswith(folder.rstrip("/") + "/") for folder in (config.wiki, config.sources)
+        target.path.startswith(folder.rstrip("/") + "/")
+        for folder in (*config.wiki_folders, config.sources)
     )
     if extension not in COPYABLE or not inside:
         return None
