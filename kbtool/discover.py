@@ -48,7 +48,7 @@ def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
             problem = Problem("KB003", message)
             unreadable.append(Unreadable(folder, problem))
         elif top.is_dir():
-            _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)  # type: ignore[arg-type]
+            _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)
     # Symlinked folders are walked after every real one, so that a page reached both ways
     # keeps its own path, and only when their target has not been walked already.
     while linked:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,8 +59,11 @@ def load_wiki(
     jobs: int | None = None,
     use_cache: bool = True,
     snapshot: Snapshot | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Wiki:
-    """Pages from the cache where a file's content is unchanged; the rest parsed."""
+    """Pages from the cache where a file's content is unchanged; the rest parsed.
+
+    ``progress(parsed, to_parse)`` is told as pages are parsed (for a progress bar)."""
     snapshot = snapshot or scan(config)
     fingerprint = config.fingerprint()
     cached = cache.load_pages(config.cache_path, fingerprint) if use_cache else {}
@@ -71,7 +75,7 @@ def load_wiki(
             pages[item.path] = hit
         else:
             todo.append((item.path, data, item.kind, digest))
-    for page in _parse_all(todo, jobs or default_jobs(config)):
+    for page in _parse_all(todo, jobs or default_jobs(config), progress):
         pages[page.path] = page
     # Written even under --no-cache: a forced fresh parse still leaves a valid cache behind.
     if todo or len(pages) != len(cached):
@@ -94,7 +98,11 @@ def _parse_chunk(indices: range) -> list[Page]:
     return [parse_page(*_PENDING[i]) for i in indices]  # type: ignore[arg-type]
 
 
-def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]:
+def _parse_all(
+    todo: list[tuple[str, bytes, str, str]],
+    jobs: int,
+    progress: Callable[[int, int], None] | None = None,
+) -> list[Page]:
     """Parse in this process, or in forked workers when there is enough to share."""
     global _PENDING
     if not todo:
@@ -106,13 +114,23 @@ def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]
         or len(todo) < _PARALLEL_THRESHOLD
         or "fork" not in multiprocessing.get_all_start_methods()
     ):
-        return [parse_page(path, data, kind, digest) for path, data, kind, digest in todo]  # type: ignore[arg-type]
+        parsed = []
+        for path, data, kind, digest in todo:
+            parsed.append(parse_page(path, data, kind, digest))  # type: ignore[arg-type]
+            if progress:
+                progress(len(parsed), len(todo))
+        return parsed
     _PENDING = todo
     try:
         size = max(8, len(todo) // (jobs * 8))
         chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
         context = multiprocessing.get_context("fork")
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
-            return [page for chunk in pool.map(_parse_chunk, chunks) for page in chunk]
+            pages: list[Page] = []
+            for chunk_pages in pool.map(_parse_chunk, chunks):
+                pages += chunk_pages
+                if progress:
+                    progress(len(pages), len(todo))
+            return pages
     finally:
         _PENDING = []

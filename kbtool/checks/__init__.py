@@ -48,12 +48,17 @@ def run_checks(
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
     paths: Iterable[str] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Diagnostic]:
-    """Run every enabled check; apply configured severities; sort; keep only ``paths``."""
+    """Run every enabled check; apply configured severities; sort; keep only ``paths``.
+
+    ``progress(checks done, checks)`` is told after each check (for a progress bar)."""
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
     found: list[Diagnostic] = []
-    for check, codes in CHECKS:
+    for done, (check, codes) in enumerate(CHECKS, 1):
         if any(enabled(code) for code in codes):
             found += check(wiki)
+        if progress:
+            progress(done, len(CHECKS))
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

@@ -60,13 +60,13 @@ def check_source_dates(wiki: Wiki) -> Iterator[Diagnostic]:
         page, target = item.page, item.target
         if page.kind != "wiki" or item.link.kind != "source" or target.status is not Status.OK:
             continue
-        found = dates.get(target.path or "")
+        cited = dates.get(target.path or "")
         updated = _updated(page)
-        if found is None or found.when is None or updated is None or updated >= found.when:
+        if cited is None or cited.when is None or updated is None or updated >= cited.when:
             continue
         message = (
             f"page updated {updated.isoformat()} is older than its source "
-            f"'{item.link.target}' ({what} {found.when.isoformat()}): review the page "
+            f"'{item.link.target}' ({what} {cited.when.isoformat()}): review the page "
             "against the source, then change `updated`"
         )
         yield diagnostic("KB304", item.link.span, message)

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from kbtool.config import Config, find_root, load_config
+from kbtool.diagnostics import FORMATTERS, Diagnostic, Summary
 
 
 def load_project_config(args: argparse.Namespace) -> Config:
@@ -23,3 +24,28 @@ def add_jobs_argument(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="worker processes (default: the configured 'jobs', else the number of cores)",
     )
+
+
+def add_statistics_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--statistics",
+        action="store_true",
+        help="print one line per code (count and meaning, most frequent first) instead of "
+        "each diagnostic",
+    )
+
+
+def format_diagnostics(
+    fmt: str, diagnostics: list[Diagnostic], summary: Summary, root: Path, statistics: bool
+) -> str:
+    """The report in ``fmt``; SARIF URIs relative to the Git repository the wiki is in."""
+    if statistics and fmt == "text":
+        from kbtool.statistics import format_statistics
+
+        table = format_statistics(diagnostics)
+        return f"{table}\n{summary.format()}" if table else summary.format()
+    if fmt == "sarif":
+        from kbtool.sarif import format_sarif, repository_prefix
+
+        return format_sarif(diagnostics, summary, repository_prefix(root))
+    return FORMATTERS[fmt](diagnostics, summary)

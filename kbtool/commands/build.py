@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.commands import (
+    add_jobs_argument,
+    add_statistics_argument,
+    format_diagnostics,
+    load_project_config,
+)
 from kbtool.diagnostics import FORMATTERS, summarize
 
 if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever the CLI starts.
@@ -26,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="parse every page and run every cell afresh"
     )
+    add_statistics_argument(parser)
     add_jobs_argument(parser)
 
 
@@ -65,10 +72,13 @@ def summary_line(report: BuildReport) -> str:
     )
 
 
-def print_report(report: BuildReport, fmt: str = "text") -> None:
+def print_report(
+    report: BuildReport, fmt: str = "text", root: Path | None = None, statistics: bool = False
+) -> None:
     summary = summarize(report.diagnostics, report.pages, sum(report.seconds.values()))
     if report.diagnostics or fmt != "text":
-        text = FORMATTERS[fmt](report.diagnostics, summary)
+        where = root if root is not None else Path.cwd()
+        text = format_diagnostics(fmt, report.diagnostics, summary, where, statistics)
         # The text format ends with the checker's summary line; the build prints its own.
         print(text.rsplit("\n", 1)[0] if fmt == "text" else text)
     if report.failed_cells:
@@ -83,5 +93,5 @@ def run(args: argparse.Namespace) -> int:
     report = build_site(
         config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr
     )
-    print_report(report, args.format)
+    print_report(report, args.format, config.root, args.statistics)
     return 0 if report.ok else 1

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from datetime import date
 from pathlib import Path
 
 from kbtool.codes import RULES
-from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.commands import (
+    add_jobs_argument,
+    add_statistics_argument,
+    format_diagnostics,
+    load_project_config,
+)
 from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
 from kbtool.errors import UsageError
 from kbtool.load import scan
@@ -37,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="never report these codes or prefixes (repeatable, comma-separated)",
     )
     parser.add_argument("--no-cache", action="store_true", help="parse every page afresh")
+    add_statistics_argument(parser)
     add_jobs_argument(parser)
 
 
@@ -74,9 +81,23 @@ def run(args: argparse.Namespace) -> int:
     if everything is None:  # Only now are the checks (and markdown-it, if pages changed) loaded.
         from kbtool.checks import run_checks
         from kbtool.load import load_wiki
+        from kbtool.render.progress import StepProgress
 
-        wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache, snapshot=snapshot)
-        everything = run_checks(wiki)
+        # On a terminal only: stderr of a CI log or a pipe gets no bar.
+        parsing, checking = (
+            StepProgress("parsing", sys.stderr),
+            StepProgress("checking", sys.stderr),
+        )
+        wiki = load_wiki(
+            config,
+            jobs=args.jobs,
+            use_cache=not args.no_cache,
+            snapshot=snapshot,
+            progress=parsing,
+        )
+        parsing.close()
+        everything = run_checks(wiki, progress=checking)
+        checking.close()
         save_memo(
             config, "check", key, wiki.stats, {"diagnostics": diagnostics_to_json(everything)}
         )
@@ -87,5 +108,5 @@ def run(args: argparse.Namespace) -> int:
         if not paths or any(f.path == q or f.path.startswith(q + "/") for q in paths)
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
-    print(FORMATTERS[args.format](diagnostics, summary))
+    print(format_diagnostics(args.format, diagnostics, summary, config.root, args.statistics))
     return 1 if summary.errors else 0
