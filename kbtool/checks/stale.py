@@ -43,7 +43,7 @@ def _read(wiki: Wiki, page: Page) -> str | None:
 
 def _describe(wiki: Wiki) -> str:
     kind, name = wiki.config.source_date or ("", "")
-    return f"'{name}'" if kind == "key" else f"'{name}' field"
+    return f"frontmatter key '{name}'" if kind == "key" else f"field '{name}'"
 
 
 def check_source_dates(wiki: Wiki) -> Iterator[Diagnostic]:
@@ -52,9 +52,10 @@ def check_source_dates(wiki: Wiki) -> Iterator[Diagnostic]:
     if not dates:
         return
     what = _describe(wiki)
+    name = (wiki.config.source_date or ("", ""))[1]
     for path, found in dates.items():
         if found.when is None:
-            message = f"source date {what} is {found.raw!r}, not a date like 2026-08-19"
+            message = f"source date in {what} is {found.raw!r}, not a date like 2026-08-19"
             yield diagnostic("KB305", Span(path, found.line, found.col), message)
     for item in wiki.links:
         page, target = item.page, item.target
@@ -66,7 +67,7 @@ def check_source_dates(wiki: Wiki) -> Iterator[Diagnostic]:
             continue
         message = (
             f"page updated {updated.isoformat()} is older than its source "
-            f"'{item.link.target}' ({what} {cited.when.isoformat()}): review the page "
+            f"'{item.link.target}' ({name}: {cited.when.isoformat()}): review the page "
             "against the source, then change `updated`"
         )
         yield diagnostic("KB304", item.link.span, message)
