@@ -20,7 +20,7 @@ REAL_PROBLEMS = {"KB110", "KB207", "KB304", "KB305"}
 
 _BLOCKS = [
     "```python\nimport isaacgym\nenv = isaacgym.make('Humanoid')\n```\n",
-    "```python\nfor t in range(T):\n    a_t = π(o_t)  # 伪代码\n    o_t, r_t = env.step(a_t)\n```\n",
+    "```python\nfor t in range(T):\n    a_t = π(o_t)  # 伪代码\n    o_t = env.step(a_t)\n```\n",
     "```python\nfrom isaacgym import gymapi\n```\n",
     "```python\ndef policy(obs):\n    ...\n```\n",
     "```python\nloss = E[(Q(s,a) - y)^2]\n```\n",
