@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 import sys
 from pathlib import Path
@@ -82,3 +83,14 @@ def test_progress_bar_on_a_terminal_only(
 def test_no_progress_bar_in_a_pipe(run_kbtool, noisy_wiki: Path) -> None:
     result = run_kbtool("-C", noisy_wiki, "check", "--no-cache")
     assert "parsing" not in result.err and "\r" not in result.err + result.out
+
+
+def test_json_statistics_keep_the_diagnostics(run_kbtool, noisy_wiki: Path) -> None:
+    result = run_kbtool("-C", noisy_wiki, "check", "--statistics", "--format", "json")
+    report = json.loads(result.out)
+    assert len(report["diagnostics"]) == 5
+    assert [(row["code"], row["count"]) for row in report["statistics"]] == [
+        ("KB301", 2),
+        ("KB302", 2),
+        ("KB201", 1),
+    ]

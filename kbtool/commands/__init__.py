@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+from dataclasses import asdict
 from pathlib import Path
 
 from kbtool.config import Config, find_root, load_config
@@ -39,9 +41,13 @@ def format_diagnostics(
     fmt: str, diagnostics: list[Diagnostic], summary: Summary, root: Path, statistics: bool
 ) -> str:
     """The report in ``fmt``; SARIF URIs relative to the Git repository the wiki is in."""
-    if statistics and fmt == "text":
-        from kbtool.statistics import format_statistics
+    if statistics and fmt in ("text", "json"):
+        from kbtool.statistics import count_codes, format_statistics
 
+        if fmt == "json":
+            report = json.loads(FORMATTERS["json"](diagnostics, summary))
+            report["statistics"] = [asdict(row) for row in count_codes(diagnostics)]
+            return json.dumps(report, ensure_ascii=False, indent=2)
         table = format_statistics(diagnostics)
         return f"{table}\n{summary.format()}" if table else summary.format()
     if fmt == "sarif":
