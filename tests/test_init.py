@@ -253,3 +253,13 @@ def test_names_defined_by_an_earlier_block_of_the_page_count() -> None:
     defined: set[str] = set()
     assert why_not_runnable(_cell("import math\nr = 2\n"), defined) is None
     assert why_not_runnable(_cell("area = math.pi * r**2\n"), defined) is None
+
+
+def test_check_after_init_finds_the_pages_parsed(run_kbtool, real_like: Path) -> None:
+    from kbtool import cache
+    from kbtool.config import load_config
+
+    assert run_kbtool("-C", real_like, "init", "--yes").code == 0
+    config = load_config(real_like)
+    cached = cache.load_pages(config.cache_path, config.fingerprint())
+    assert len(cached) == 31 and "roadmap/plan-0.md" in cached

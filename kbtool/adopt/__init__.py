@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from kbtool import cache
 from kbtool.adopt import cells, dates, folders, rules
 from kbtool.config import Config
 from kbtool.load import Snapshot, load_wiki, scan
@@ -33,6 +34,8 @@ class Proposal:
     severity: dict[str, str] = field(default_factory=dict)
     severity_comments: dict[str, str] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
+    #: The wiki as read for the analysis (None when there was none to read).
+    wiki: Wiki | None = None
 
     def set(self, key: str, value: Any, comment: str = "", reason: str = "") -> None:
         self.values[key] = value
@@ -53,6 +56,10 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
     root = base.root
     wiki_folder, sources_folder, why = folders.main_folders(root, base)
     proposal.reasons += why
+    # The keys init decides are left at their defaults while it looks, so that what it finds
+    # does not depend on what it wrote last time, and a wiki checked before with no
+    # configuration has its pages in the page cache already.
+    defaults = Config(root)
     config = replace(
         base,
         wiki=wiki_folder,
@@ -61,7 +68,9 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         severity={},
         ignore=(),
         source_date=None,
-        types=base.types,
+        types=defaults.types,
+        required=defaults.required,
+        execute=defaults.execute,
     )
     if not (root / wiki_folder).is_dir():
         proposal.set("wiki", wiki_folder)
@@ -77,13 +86,14 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
     proposal.reasons += why
     if more:
         config = replace(config, wiki_more=tuple(more))
+        remember_pages(config, wiki)  # only the further folders' pages are parsed now
         snapshot = scan(config)
         wiki = _load(config, snapshot, jobs)
     wiki_value: str | list[str] = [wiki_folder, *more] if more else wiki_folder
     proposal.set("wiki", wiki_value)
     proposal.set("sources", sources_folder)
     _propose_types(proposal, wiki)
-    _propose_required(proposal, wiki, share)
+    _propose_required(proposal, wiki, base.required, share)
     decision = cells.execute_decision(wiki)
     if decision is not None:
         proposal.set("execute", decision.value, decision.comment, decision.reason)
@@ -97,12 +107,24 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         required=tuple(proposal.values.get("required", config.required)),
         source_date=_as_source_date(proposal.values.get("source-date")),
     )
-    wiki = Wiki(config, wiki.pages, wiki.unreadable)
+    # Same pages, same links: only the settings the checks read change, so the links already
+    # resolved are kept rather than resolved again (seconds on thousands of pages).
+    wiki.config = config
+    proposal.wiki = wiki
     for code, level, comment, reason in rules.noisy_rules(wiki, share):
         proposal.severity[code] = level
         proposal.severity_comments[code] = comment
         proposal.reasons.append(reason)
     return proposal
+
+
+def remember_pages(config: Config, wiki: Wiki) -> None:
+    """Keep the parsed pages in the page cache under ``config``'s fingerprint too.
+
+    Parsing depends on a file's bytes and kind only (and the cache checks both on every hit),
+    so ``kbtool check`` right after init does not parse the wiki again.
+    """
+    cache.save_pages(config.cache_path, config.fingerprint(), wiki.pages)
 
 
 def _load(config: Config, snapshot: Snapshot, jobs: int | None) -> Wiki:
@@ -137,11 +159,13 @@ def _propose_types(proposal: Proposal, wiki: Wiki) -> None:
         )
 
 
-def _propose_required(proposal: Proposal, wiki: Wiki, share: float) -> None:
+def _propose_required(
+    proposal: Proposal, wiki: Wiki, required_now: tuple[str, ...], share: float
+) -> None:
     pages = [p for p in wiki.wiki_pages if p.frontmatter is not None]
     if not pages:
         return
-    required = list(wiki.config.required)
+    required = list(required_now)
     kept = []
     for key in required:
         missing = sum(1 for p in pages if key not in p.meta)

@@ -160,5 +160,5 @@ def execute_decision(wiki: Wiki) -> Decision | None:
     return Decision(
         "all",
         counted,
-        f'execute = "all": only {counted}{detail}; pages opt out with `execute: false`',
+        f'execute = "all": {counted}{detail}; pages opt out with `execute: false`',
     )

@@ -104,6 +104,11 @@ def run(args: argparse.Namespace) -> int:
         return 0
     _write(path, after)
     print(f"wrote [tool.kbtool] to {path.name}; `kbtool check` uses it from now on")
+    if proposal.wiki is not None:
+        from kbtool.adopt import remember_pages
+        from kbtool.config import load_config
+
+        remember_pages(load_config(root), proposal.wiki)
     return 0
 
 
