@@ -22,12 +22,17 @@ from typing import Any
 from kbtool.model import Page
 
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?!\d)")
+# Page text is hostile: every run of spaces is matched possessively (`*+`), so that a long
+# line of blanks cannot make the pattern backtrack through it quadratically.
 #: A labelled field: an optional list marker, the label (bold or not), a colon, the value.
-_FIELD = r"^[ \t]*(?:[-*+][ \t]+)?(?:\*\*|__)?[ \t]*{label}[ \t]*(?:\*\*|__)?[ \t]*[:：][ \t]*(?:\*\*|__)?[ \t]*(?P<value>[^\n]*?)[ \t]*$"  # noqa: E501
+_FIELD = (
+    r"^[ \t]*+(?:[-*+][ \t]++)?(?:\*\*|__)?{label}[ \t]*+(?:\*\*|__)?[ \t]*+[:：][ \t]*+"
+    r"(?:\*\*|__)?[ \t]*+(?P<value>[^\n]*+)"
+)
 #: Any labelled field, for `kbtool init` to count which labels hold dates.
 ANY_FIELD = re.compile(
-    r"^[ \t]*[-*+][ \t]+\*\*(?P<label>[^*\n:：]{1,40}?)[ \t]*(?:[:：]\*\*|\*\*[ \t]*[:：])"
-    r"[ \t]*(?P<value>[^\n]*?)[ \t]*$",
+    r"^[ \t]*+[-*+][ \t]++\*\*(?P<label>[^*\n:：]{1,40}+)(?:[:：]\*\*|\*\*[ \t]*+[:：])"
+    r"[ \t]*+(?P<value>[^\n]*+)",
     re.M,
 )
 
@@ -77,7 +82,7 @@ def find_label(text: str, label: str, start_line: int = 1) -> tuple[str, int, in
         return None
     line_start = text.rfind("\n", 0, match.start()) + 1
     line = text.count("\n", 0, match.start()) + 1
-    return match.group("value"), line, match.start("value") - line_start + 1
+    return match.group("value").rstrip(), line, match.start("value") - line_start + 1
 
 
 def read_source_date(page: Page, text: str | None, how: tuple[str, str]) -> SourceDate | None:

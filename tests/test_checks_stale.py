@@ -166,3 +166,21 @@ def test_a_missing_extra_wiki_folder_is_a_configuration_error(make_wiki, page, r
     )
     result = run_kbtool("-C", root, "check")
     assert result.code == 2 and "wiki folder 'roadmap' does not exist" in result.err
+
+
+def test_hostile_source_text_is_read_in_linear_time(make_wiki, page, check_wiki) -> None:
+    """Long runs of blanks around a label must not make the field pattern backtrack."""
+    blanks = " " * 200_000
+    source = (
+        f"# Paper\n{blanks}\n- **入库日期{blanks}x\n- **入库日期：**{blanks}x{blanks}\n"
+        f"- {blanks}**\n"
+    )
+    root = make_wiki(
+        {
+            "pyproject.toml": f"[tool.kbtool]\n{LABEL}\n",
+            "wiki/a.md": page(sources=["../sources/p.md"]),
+            "sources/p.md": source,
+        }
+    )
+    (d,) = check_wiki(root, select=["KB305"])
+    assert (d.line, d.code) == (4, "KB305") and "'x'" in d.message
