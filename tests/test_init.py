@@ -263,3 +263,30 @@ def test_check_after_init_finds_the_pages_parsed(run_kbtool, real_like: Path) ->
     config = load_config(real_like)
     cached = cache.load_pages(config.cache_path, config.fingerprint())
     assert len(cached) == 31 and "roadmap/plan-0.md" in cached
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[[tool]]\nx = 1\n",
+        "tool = { black = { x = 1 } }\n",
+        '[tool]\nkbtool = { wiki = "wiki" }\n',
+    ],
+)
+def test_forms_init_cannot_edit_are_refused_untouched(
+    run_kbtool, real_like: Path, text: str
+) -> None:
+    (real_like / "pyproject.toml").write_text(text, encoding="utf-8")
+    result = run_kbtool("-C", real_like, "init", "--yes")
+    assert result.code == 2 and "nothing was changed" in result.err.lower()
+    assert (real_like / "pyproject.toml").read_text(encoding="utf-8") == text
+
+
+def test_a_kbtool_table_split_around_another_is_edited(run_kbtool, real_like: Path) -> None:
+    text = '[tool.kbtool]\nsite-title = "x"\n\n[tool.other]\na = 1\n\n[tool.kbtool.severity]\n'
+    text += 'KB301 = "error"\n'
+    (real_like / "pyproject.toml").write_text(text, encoding="utf-8")
+    assert run_kbtool("-C", real_like, "init", "--yes").code == 0
+    written = (real_like / "pyproject.toml").read_text(encoding="utf-8")
+    assert "[tool.other]\na = 1\n" in written
+    assert _table(real_like)["severity"] == {"KB301": "error", "KB302": "off"}

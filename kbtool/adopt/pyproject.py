@@ -110,14 +110,16 @@ def apply_proposal(text: str, proposal: Proposal) -> str:
 
 
 def _merge(old: Any, new: Any) -> None:
-    if not isinstance(old, tomlkit.items.Table):
+    if not isinstance(old, tomlkit.items.Table | tomlkit.container.OutOfOrderTableProxy):
         raise PyprojectError(
             "pyproject.toml: [tool.kbtool] is not written as a table of its own (an inline "
             "table or dotted keys); write it as a [tool.kbtool] section, then run init again. "
             "Nothing was changed"
         )
     for key, value in new.items():
-        if key == "severity" and isinstance(old.get(key), tomlkit.items.Table):
+        if key == "severity" and isinstance(
+            old.get(key), tomlkit.items.Table | tomlkit.container.OutOfOrderTableProxy
+        ):
             _merge(old[key], value)
         elif key not in old or _plain(old[key]) != _plain(value):
             old[key] = value

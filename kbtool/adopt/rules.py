@@ -17,6 +17,8 @@ from kbtool.wiki import Wiki
 
 #: Rules init leaves as they are, however often they fire.
 _KEEP = {"KB304"}
+#: Fewer pages than this are no habit of the wiki, whatever their share (a tiny wiki).
+MIN_PAGES = 5
 
 
 def noisy_rules(wiki: Wiki, share: float) -> Iterator[tuple[str, str, str, str]]:
@@ -40,7 +42,7 @@ def noisy_rules(wiki: Wiki, share: float) -> Iterator[tuple[str, str, str, str]]
         on = pages[code]
         kind = "source" if all(kinds.get(p) == "source" for p in on) else "wiki"
         total = totals[kind] if kind == "source" else max(totals["wiki"], 1)
-        if len(on) <= share * total:
+        if len(on) <= share * total or len(on) < MIN_PAGES:
             continue
         level = "off" if RULES[code].severity == "warning" else "warning"
         counted = (

@@ -52,7 +52,8 @@ def _root(args: argparse.Namespace) -> Path:
 def _current(root: Path, text: str) -> Config:
     import tomllib
 
-    table = tomllib.loads(text).get("tool", {}).get("kbtool", {}) if text else {}
+    tool = tomllib.loads(text).get("tool", {}) if text else {}
+    table = tool.get("kbtool", {}) if isinstance(tool, dict) else None
     if not isinstance(table, dict):
         raise UsageError("pyproject.toml: [tool.kbtool] is not a table; nothing was changed")
     try:
