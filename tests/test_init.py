@@ -35,7 +35,7 @@ target-version = ['py311']
 line-length = 100
 
 [tool.ruff.lint]
-select = ["E", "F"]     # trailing spaces and a comment   
+select = ["E", "F"]     # trailing spaces and a comment
 
 [[tool.mypy.overrides]]
 module = "yaml.*"
@@ -46,7 +46,7 @@ addopts = '''
   -q
   --strict-markers
 '''
-"""
+""".replace("and a comment\n", "and a comment   \n")  # trailing blanks, kept too
 
 
 @pytest.fixture
