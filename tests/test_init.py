@@ -290,3 +290,17 @@ def test_a_kbtool_table_split_around_another_is_edited(run_kbtool, real_like: Pa
     written = (real_like / "pyproject.toml").read_text(encoding="utf-8")
     assert "[tool.other]\na = 1\n" in written
     assert _table(real_like)["severity"] == {"KB301": "error", "KB302": "off"}
+
+
+def test_a_wiki_in_another_folder_is_found(run_kbtool, tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    page = '---\ntype: note\nsummary: "s"\nupdated: 2020-01-01\n---\n# {0}\n'
+    for i in range(3):
+        path = root / "kb" / f"p{i}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(page.format(i), encoding="utf-8")
+    (root / "docs").mkdir()
+    (root / "docs" / "readme.md").write_text("# Docs\n", encoding="utf-8")
+    result = run_kbtool("-C", root, "init", "--yes")
+    assert result.code == 0 and 'wiki = "kb"' in result.out
+    assert _table(root)["wiki"] == "kb" and _table(root)["types"] == ["note"]

@@ -22,10 +22,7 @@ def main_folders(root: Path, base: Config) -> tuple[str, str, list[str]]:
         wiki = "wiki"
     elif wiki != "wiki":
         reasons.append(f'wiki = "{wiki}": the folder with the most pages with frontmatter')
-    sources = "sources"
-    if wiki == sources:
-        sources = "archive"
-    return wiki, sources, reasons
+    return wiki, "sources", reasons
 
 
 def _folder_of_pages(root: Path, base: Config) -> str | None:
@@ -36,7 +33,7 @@ def _folder_of_pages(root: Path, base: Config) -> str | None:
     except OSError:
         return None
     for top in tops:
-        if top.startswith(".") or top in _SKIP or top == base.cache_dir:
+        if top.startswith(".") or top in _SKIP or top in (base.cache_dir, "sources"):
             continue
         for folder, _, names in os.walk(root / top):
             for name in names:
