@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections import Counter
 from pathlib import Path
 from urllib.parse import quote
@@ -19,6 +20,7 @@ from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic, Summary
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+_LINE = re.compile(r"\bline \d+")
 FINGERPRINT = "kbtool/v1"
 
 #: What to do, by the code's group (its first digit).
@@ -68,7 +70,9 @@ def _rules() -> list[dict[str, object]]:
 
 
 def _fingerprint(d: Diagnostic, uri: str, ordinal: int) -> str:
-    text = "\0".join((uri, d.code, d.message, str(ordinal)))
+    # Messages that mention a line ("first on line 7") would move with it: leave it out.
+    message = _LINE.sub("line", d.message)
+    text = "\0".join((uri, d.code, message, str(ordinal)))
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
