@@ -69,10 +69,8 @@ def _rules() -> list[dict[str, object]]:
     return rules
 
 
-def _fingerprint(d: Diagnostic, uri: str, ordinal: int) -> str:
-    # Messages that mention a line ("first on line 7") would move with it: leave it out.
-    message = _LINE.sub("line", d.message)
-    text = "\0".join((uri, d.code, message, str(ordinal)))
+def _fingerprint(uri: str, code: str, message: str, ordinal: int) -> str:
+    text = "\0".join((uri, code, message, str(ordinal)))
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
@@ -84,7 +82,9 @@ def to_sarif(diagnostics: list[Diagnostic], prefix: str = "") -> dict[str, objec
     results = []
     for d in diagnostics:
         uri = quote(prefix + d.path, safe="/")
-        seen[(uri, d.code, d.message)] += 1
+        # A message that mentions a line ("first on line 7") would move with it: not that.
+        key = (uri, d.code, _LINE.sub("line", d.message))
+        seen[key] += 1
         result: dict[str, object] = {
             "ruleId": d.code,
             "level": _level(d.severity),
@@ -97,9 +97,7 @@ def to_sarif(diagnostics: list[Diagnostic], prefix: str = "") -> dict[str, objec
                     }
                 }
             ],
-            "partialFingerprints": {
-                FINGERPRINT: _fingerprint(d, uri, seen[(uri, d.code, d.message)])
-            },
+            "partialFingerprints": {FINGERPRINT: _fingerprint(*key, seen[key])},
         }
         if d.code in index:
             result["ruleIndex"] = index[d.code]
