@@ -184,3 +184,15 @@ def test_hostile_source_text_is_read_in_linear_time(make_wiki, page, check_wiki)
     )
     (d,) = check_wiki(root, select=["KB305"])
     assert (d.line, d.code) == (4, "KB305") and "'x'" in d.message
+
+
+def test_kb202_for_an_excluded_page_in_the_wiki_folder(make_wiki, page, check_wiki) -> None:
+    root = make_wiki(
+        {
+            "pyproject.toml": '[tool.kbtool]\nexclude = ["wiki/drafts/*"]\n',
+            "wiki/a.md": page(related=["drafts/d.md"]),
+            "wiki/drafts/d.md": page(),
+        }
+    )
+    (d,) = check_wiki(root, select=["KB202"])
+    assert "not read as a page (matched by `exclude`" in d.message

@@ -48,7 +48,10 @@ def _not_a_wiki_page(wiki: Wiki, raw: str, target: Target) -> str:
     folders = wiki.config.wiki_folders
     shown = ", ".join(f"'{f}'" for f in folders)
     if any(path.startswith(f + "/") for f in (*folders, wiki.config.sources)):
-        return f"related entry '{raw}' is a Markdown page excluded by `exclude`"
+        return (
+            f"related entry '{raw}' is a Markdown file that is not read as a page "
+            "(matched by `exclude`, or unreadable: see its own diagnostic)"
+        )
     top = path.split("/", 1)[0] if "/" in path else None
     hint = f" (add '{top}' to `wiki` to check it as one)" if top else ""
     where = "wiki folder" if len(folders) == 1 else "wiki folders"
