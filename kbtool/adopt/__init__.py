@@ -90,6 +90,13 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         snapshot = scan(config)
         wiki = _load(config, snapshot, jobs)
     wiki_value: str | list[str] = [wiki_folder, *more] if more else wiki_folder
+    sources_count = sum(1 for p in wiki.pages.values() if p.kind == "source")
+    shown = ", ".join(f"{f}/" for f in config.wiki_folders)
+    proposal.reasons.insert(
+        0,
+        f"folders: {len(wiki.pages) - sources_count} wiki pages in {shown}; "
+        f"{sources_count} source pages in {sources_folder}/",
+    )
     proposal.set("wiki", wiki_value)
     proposal.set("sources", sources_folder)
     _propose_types(proposal, wiki)
@@ -97,10 +104,17 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
     decision = cells.execute_decision(wiki)
     if decision is not None:
         proposal.set("execute", decision.value, decision.comment, decision.reason)
+    else:
+        proposal.reasons.append("execute: no python blocks in the wiki pages; left as it is")
     found = dates.propose_source_date(wiki, snapshot)
     if found is not None:
         how, comment, reason = found
         proposal.set("source-date", how, comment, reason)
+    else:
+        proposal.reasons.append(
+            "source-date: no frontmatter key or labelled field gives a date on most source "
+            "pages; stale pages (KB304) stay unchecked"
+        )
     config = replace(
         config,
         types=tuple(proposal.values.get("types", config.types)),
@@ -115,6 +129,11 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         proposal.severity[code] = level
         proposal.severity_comments[code] = comment
         proposal.reasons.append(reason)
+    if not proposal.severity:
+        proposal.reasons.append(
+            f"severity: no rule fires on more than {share:.0%} of the pages; every rule stays "
+            "as it is"
+        )
     return proposal
 
 
