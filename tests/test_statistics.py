@@ -94,3 +94,10 @@ def test_json_statistics_keep_the_diagnostics(run_kbtool, noisy_wiki: Path) -> N
         ("KB302", 2),
         ("KB201", 1),
     ]
+
+
+@pytest.mark.parametrize("command", ["check", "build"])
+def test_statistics_refuse_the_machine_formats(run_kbtool, noisy_wiki: Path, command: str) -> None:
+    result = run_kbtool("-C", noisy_wiki, command, "--statistics", "--format", "sarif")
+    assert result.code == 2 and "--statistics works with --format text or json" in result.err
+    assert not (noisy_wiki / "site").exists()

@@ -37,6 +37,14 @@ def add_statistics_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def refuse_statistics_format(args: argparse.Namespace) -> None:
+    """``--statistics`` is a view for people (text) and json; machines' formats have none."""
+    if getattr(args, "statistics", False) and args.format not in ("text", "json"):
+        from kbtool.errors import UsageError
+
+        raise UsageError(f"--statistics works with --format text or json, not {args.format}")
+
+
 def format_diagnostics(
     fmt: str, diagnostics: list[Diagnostic], summary: Summary, root: Path, statistics: bool
 ) -> str:

@@ -12,6 +12,7 @@ from kbtool.commands import (
     add_statistics_argument,
     format_diagnostics,
     load_project_config,
+    refuse_statistics_format,
 )
 from kbtool.diagnostics import FORMATTERS, summarize
 
@@ -89,6 +90,7 @@ def print_report(
 def run(args: argparse.Namespace) -> int:
     from kbtool.render.build import build_site
 
+    refuse_statistics_format(args)
     config = load_project_config(args)
     report = build_site(
         config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr

@@ -14,6 +14,7 @@ from kbtool.commands import (
     add_statistics_argument,
     format_diagnostics,
     load_project_config,
+    refuse_statistics_format,
 )
 from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
 from kbtool.errors import UsageError
@@ -71,6 +72,7 @@ def relative_paths(config_root: Path, paths: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    refuse_statistics_format(args)
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
