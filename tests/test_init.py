@@ -304,3 +304,18 @@ def test_a_wiki_in_another_folder_is_found(run_kbtool, tmp_path: Path) -> None:
     result = run_kbtool("-C", root, "init", "--yes")
     assert result.code == 0 and 'wiki = "kb"' in result.out
     assert _table(root)["wiki"] == "kb" and _table(root)["types"] == ["note"]
+
+
+def test_a_required_key_most_pages_lack_is_left_out(run_kbtool, make_wiki) -> None:
+    files = {}
+    for i in range(6):
+        summary = 'summary: "s"\n' if i == 0 else ""
+        related = f"related: [p{(i + 1) % 6}.md, p{(i - 1) % 6}.md]\n"
+        text = f"---\ntype: concept\n{summary}updated: 2020-01-01\n{related}---\n# P{i}\n"
+        files[f"wiki/p{i}.md"] = text
+    root = make_wiki(files)
+    result = run_kbtool("-C", root, "init", "--yes")
+    assert "required: 'summary' left out: 5 of 6 wiki pages (83%) do not have it" in result.out
+    assert _table(root)["required"] == ["type", "updated"]
+    assert "severity" not in _table(root)  # KB106 no longer fires, so nothing to turn down
+    assert run_kbtool("-C", root, "check").code == 0
