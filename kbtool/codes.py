@@ -55,6 +55,10 @@ _RULES = [
     Rule("KB301", "warning", "orphan wiki page: no other page links to it"),
     Rule("KB302", "warning", "one-way `related`: the other page does not list this one"),
     Rule("KB303", "warning", "source page that no wiki page cites"),
+    Rule(
+        "KB304", "warning", "wiki page's `updated` is older than a source it cites (`source-date`)"
+    ),
+    Rule("KB305", "warning", "source page's date (`source-date`) is not a date"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
     Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),

@@ -57,10 +57,8 @@ class _Project:
         self.use_cache = use_cache
         self.folders: dict[Path, str] = {}
         if config is not None:
-            self.folders = {
-                (config.root / config.wiki).resolve(): "wiki",
-                (config.root / config.sources).resolve(): "source",
-            }
+            self.folders = {(config.root / f).resolve(): "wiki" for f in config.wiki_folders}
+            self.folders[(config.root / config.sources).resolve()] = "source"
         self.scheduled: set[str] = set()
         self.results: dict[str, PageResult] = {}
         self.finished = False

@@ -302,7 +302,14 @@ def build_site(
         forget_memo(store, "build")
         bar = Progress(len(snapshot.files), "reading", progress)
         loaded = load_pages(
-            config, snapshot, store, jobs, use_cache, True, on_parsed=bar.advance, memory=memory
+            config,
+            snapshot,
+            store,
+            jobs,
+            use_cache,
+            True,
+            on_parsed=lambda n, _: bar.advance(n),
+            memory=memory,
         )
         bar.close()
         report.pages = len(loaded.pages)

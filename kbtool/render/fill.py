@@ -101,7 +101,7 @@ class _Filler:
         config = self.wiki.config
         inside = any(
             target.path.startswith(folder.rstrip("/") + "/")
-            for folder in (config.wiki, config.sources)
+            for folder in (*config.wiki_folders, config.sources)
         )
         if extension not in COPYABLE or not inside:
             return None
