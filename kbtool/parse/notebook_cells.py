@@ -34,7 +34,7 @@ def region_lines(lines: Sequence[str], fences: Sequence[tuple[int, int]]) -> set
     end marker, wherever it is."""
     if not any(line.startswith("<!--") for line in lines):
         return set()
-    in_fence = set()
+    in_fence: set[int] = set()
     for start, end in fences:
         in_fence.update(range(start, end))
     inside: set[int] = set()

@@ -1,0 +1,150 @@
+"""IPython inside the page process: notebook syntax, magics, ``display()`` and MIME bundles.
+
+Optional (``pip install 'kbtool[ipython]'``). The warm worker makes one ``InteractiveShell``
+before it forks (importing IPython and making a shell costs ~0.2 s; a page then pays only for
+pointing it at its own namespace). A cell that compiles as Python runs as it is; one that does
+not goes through IPython's input transformer (``%timeit x`` becomes
+``get_ipython().run_line_magic('timeit', 'x')``, ``!ls`` a ``system`` call, a child process of
+the page) and is compiled at its Markdown line like any cell, so tracebacks keep page lines.
+The last expression's value and every ``display()`` are formatted by IPython's display
+formatter, as Jupyter does: a MIME bundle (``_repr_html_``, ``_repr_png_``, ... and text).
+
+No history file is kept and the profile folder IPython insists on is a temporary one, removed
+once the shell exists. ``%matplotlib`` does nothing: figures are collected as SVG anyway.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import sys
+import tempfile
+import types
+from typing import Any
+
+#: The MIME types kept from a bundle (strings all); the site and notebooks show these.
+KEPT_TYPES = (
+    "text/html",
+    "image/svg+xml",
+    "image/png",
+    "image/jpeg",
+    "text/latex",
+    "text/markdown",
+    "text/plain",
+)
+#: Lines that are IPython syntax, not Python: magics, shell escapes, help, ``x = !ls``.
+_SYNTAX = re.compile(r"^\s*(%%?[A-Za-z_]|!|\?)|[\w)\]]\?\??\s*$|^\s*[\w.]+\s*=\s*[!%]", re.M)
+
+_shell: Any = None
+_missing = False
+
+
+def prepare() -> bool:
+    """Make the shell (once); False when IPython is not installed."""
+    global _shell, _missing
+    if _shell is not None:
+        return True
+    if _missing:
+        return False
+    try:
+        from IPython.core.displaypub import DisplayPublisher
+        from IPython.core.interactiveshell import InteractiveShell
+        from traitlets import Type
+        from traitlets.config import Config
+    except ImportError:
+        _missing = True
+        return False
+
+    class Collector(DisplayPublisher):
+        """Keeps each display()'s bundle for the cell instead of printing its text."""
+
+        def __init__(self, **kwargs: Any) -> None:
+            super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+            self.bundles: list[dict[str, Any]] = []
+
+        def publish(self, data: dict[str, Any], *args: Any, **kwargs: Any) -> None:
+            self.bundles.append(data)
+
+        def clear_output(self, wait: bool = False) -> None:
+            self.bundles.clear()
+
+    class PageShell(InteractiveShell):
+        display_pub_class = Type(Collector)  # type: ignore[assignment]
+        # A plain child process on the page's own pipes, as the terminal's IPython does (the
+        # default runs it on a pseudo-terminal, which a contained page may not open).
+        system = InteractiveShell.system_raw
+
+    config = Config()
+    config.HistoryManager.enabled = False
+    saved = sys.modules.get("__main__"), sys.displayhook, sys.excepthook
+    folder = tempfile.mkdtemp(prefix="kbtool-ipython-")
+    try:
+        module = types.ModuleType("__main__")
+        shell = PageShell.instance(
+            config=config, ipython_dir=folder, user_module=module, user_ns=module.__dict__
+        )
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+        if saved[0] is not None:
+            sys.modules["__main__"] = saved[0]
+        sys.displayhook, sys.excepthook = saved[1], saved[2]
+    shell.register_magic_function(_no_matplotlib, "line", "matplotlib")  # type: ignore[arg-type]
+    _shell = shell
+    return True
+
+
+def _no_matplotlib(line: str) -> None:
+    """Figures are collected (as SVG) after every cell whatever the backend: nothing to do."""
+
+
+def bind(module: types.ModuleType) -> None:
+    """Point the shell (if IPython was preloaded) at the page's namespace."""
+    if _shell is not None:
+        _attach(module)
+
+
+def _attach(module: types.ModuleType) -> None:
+    _shell.user_module = module
+    _shell.user_ns = module.__dict__
+    _shell.init_user_ns()
+    _shell.display_pub.bundles.clear()
+
+
+def transform(source: str, module: types.ModuleType) -> str | None:
+    """``source`` as Python, through IPython's transformer; None without IPython."""
+    if _shell is None:
+        if not prepare():
+            return None
+        _attach(module)  # made in the page process: IPython was not preloaded
+    return str(_shell.transform_cell(source))
+
+
+def ipython_line(source: str) -> int | None:
+    """0-based line of ``source`` that is IPython syntax, if any."""
+    match = _SYNTAX.search(source)
+    return source.count("\n", 0, match.start()) if match else None
+
+
+def is_loaded() -> bool:
+    return _shell is not None
+
+
+def format_value(value: Any) -> dict[str, str]:
+    """The MIME bundle Jupyter shows for ``value`` (empty without IPython)."""
+    if _shell is None:
+        return {}
+    data, _ = _shell.display_formatter.format(value)
+    return kept(data)
+
+
+def take_displays() -> list[dict[str, str]]:
+    """The bundles the cell displayed, in order; cleared for the next cell."""
+    if _shell is None:
+        return []
+    bundles = [kept(data) for data in _shell.display_pub.bundles]
+    _shell.display_pub.bundles.clear()
+    return [bundle for bundle in bundles if bundle]
+
+
+def kept(data: dict[str, Any]) -> dict[str, str]:
+    return {kind: data[kind] for kind in KEPT_TYPES if isinstance(data.get(kind), str)}
