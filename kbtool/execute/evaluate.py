@@ -93,7 +93,7 @@ class Page:
             if cell["raises"]:
                 _, error, _ = describe(exc, self.path, cell)
                 return Outcome("passed", error=error)
-            if _needs_the_shell(exc):
+            if isinstance(exc, NameError) and _needs_the_shell(exc):
                 return _needs_ipython(describe(exc, self.path, cell)[2], f"{exc.name}()")
             return _failed(exc, self.path, cell)
         if cell["raises"]:
@@ -210,10 +210,9 @@ def _needs_ipython(line: int, what: str) -> Outcome:
     return Outcome("failed", reason=reason, error_line=line, code="KB420")
 
 
-def _needs_the_shell(exc: BaseException) -> bool:
+def _needs_the_shell(exc: NameError) -> bool:
     """``display()`` and ``get_ipython()`` are there in Jupyter without an import."""
-    names = ("display", "get_ipython")
-    return isinstance(exc, NameError) and exc.name in names and not ipython.prepare()
+    return exc.name in ("display", "get_ipython") and not ipython.prepare()
 
 
 def _ends_with_semicolon(source: str) -> bool:

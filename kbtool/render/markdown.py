@@ -63,6 +63,8 @@ class RenderedBody:
     title_id: str | None
     diagnostics: list[Diagnostic]
     figures: dict[str, str]
+    #: image files of rich cell outputs: site-relative name -> bytes
+    images: dict[str, bytes]
     #: repository files this body links to or shows, copied to the same path in the site
     files: frozenset[str]
 
@@ -175,10 +177,10 @@ class _Renderer(RendererHTML):
         result = ctx.result.cell(cell.index) if ctx.result else None
         output = ctx.output
 
-        def figure_src(digest: str) -> str:
-            return urls.href(output, urls.figure_output(digest))
+        def file_src(name: str) -> str:
+            return urls.href(output, name)
 
-        return render_cell(cell, result, ctx.t, figure_src, ctx.outputs)
+        return render_cell(cell, result, ctx.t, file_src, ctx.outputs)
 
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
         code = escape(tokens[idx].content, quote=False)
@@ -314,5 +316,10 @@ def render_body(
     if ctx.raw_html:
         html = sanitize_html(html)
     return RenderedBody(
-        html, title_id, ctx.diagnostics, dict(ctx.outputs.figures), frozenset(ctx.files)
+        html,
+        title_id,
+        ctx.diagnostics,
+        dict(ctx.outputs.figures),
+        dict(ctx.outputs.images),
+        frozenset(ctx.files),
     )
