@@ -15,6 +15,7 @@ once the shell exists. ``%matplotlib`` does nothing: figures are collected as SV
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 import sys
@@ -147,4 +148,12 @@ def take_displays() -> list[dict[str, str]]:
 
 
 def kept(data: dict[str, Any]) -> dict[str, str]:
-    return {kind: data[kind] for kind in KEPT_TYPES if isinstance(data.get(kind), str)}
+    """The bundle's kinds that are shown, as text: images base64-encoded, as in a notebook."""
+    bundle = {}
+    for kind in KEPT_TYPES:
+        value = data.get(kind)
+        if isinstance(value, bytes) and kind.startswith("image/"):
+            value = base64.b64encode(value).decode("ascii")
+        if isinstance(value, str):
+            bundle[kind] = value
+    return bundle
