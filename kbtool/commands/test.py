@@ -23,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="run every page, even if its result is cached"
     )
+    parser.add_argument(
+        "--compare-outputs",
+        action="store_true",
+        help="compare imported pages' cell outputs with those saved at import",
+    )
     add_jobs_argument(parser)
 
 
@@ -48,7 +53,14 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "text":
             print(page_line(result), flush=True)
 
-    results = run_pages(config, pages, jobs=args.jobs, use_cache=not args.no_cache, on_result=show)
+    results = run_pages(
+        config,
+        pages,
+        jobs=args.jobs,
+        use_cache=not args.no_cache,
+        on_result=show,
+        compare=args.compare_outputs,
+    )
     summary = summarize(results, time.perf_counter() - started)
     formatter = format_text if args.format == "text" else format_json
     print(formatter(results, summary))
