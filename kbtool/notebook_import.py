@@ -28,6 +28,7 @@ from urllib.parse import unquote
 import nbformat
 import yaml
 from nbformat import NotebookNode
+from nbformat.validator import iter_validate
 
 from kbtool.notebook import notebook_to_page
 from kbtool.parse.slugs import slugify
@@ -58,16 +59,26 @@ class Imported:
 def load_notebook(text: str) -> NotebookNode:
     """Parse and validate a notebook; NotebookProblem says why it is not one."""
     try:
-        json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise NotebookProblem(f"not valid JSON: {error.msg}", error.lineno, error.colno) from None
-    try:
+    if not isinstance(data, dict):
+        raise NotebookProblem("not a notebook: the file is JSON, but not a JSON object")
+    try:  # the schema first: it says what is wrong, where converting would just fail
+        for error in iter_validate(data):
+            raise NotebookProblem(f"not a valid notebook (nbformat): {_first_line(error)}")
         notebook: NotebookNode = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
         nbformat.validate(notebook)
+    except NotebookProblem:
+        raise
     except Exception as error:  # nbformat raises several kinds on a bad notebook
-        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise NotebookProblem(f"not a valid notebook (nbformat): {first}") from None
+        raise NotebookProblem(f"not a valid notebook (nbformat): {_first_line(error)}") from None
     return notebook
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0] if text else type(error).__name__
 
 
 def has_frontmatter(notebook: NotebookNode) -> bool:
@@ -110,7 +121,7 @@ def import_notebook(
 
 
 def frontmatter(notebook: NotebookNode, page_type: str, today: date) -> str:
-    data = {"type": page_type, "summary": summary_of(notebook), "updated": today.isoformat()}
+    data = {"type": page_type, "summary": summary_of(notebook), "updated": today}
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False, width=1000)
     return f"---\n{text}---"
 

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import jupytext
+from jupytext.languages import _JUPYTER_LANGUAGES
 import pytest
 from execute_support import make_repo, run
 
@@ -15,7 +16,9 @@ ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 REGIONS = FIXTURES / "notebooks" / "pages" / "regions.md"
 # jupytext reads a fence in another Jupyter language as a code cell with that cell magic.
-_OTHER_LANGUAGE = re.compile(r"^%%(?!python\b)[A-Za-z#+]+\s*(\n|$)")
+_OTHER_LANGUAGE = re.compile(
+    r"^%%({})\s*(\n|$)".format("|".join(map(re.escape, _JUPYTER_LANGUAGES - {"python"})))
+)
 
 
 def _pages() -> list[Path]:
