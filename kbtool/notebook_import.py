@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -36,6 +36,7 @@ from kbtool.parse.slugs import slugify
 #: nbformat's functions are untyped; these are their types, so the rest is checked
 _from_dict: Callable[[Any], NotebookNode] = nbformat.from_dict
 _new_raw_cell: Callable[[str], NotebookNode] = nbformat.v4.new_raw_cell
+_iter_validate: Callable[[Any], Iterator[BaseException]] = iter_validate
 RAISES = "raises-exception"
 _LINK = re.compile(r"(\]\(\s*<?|href=[\"'])([^)\s\"'<>]+?\.ipynb)(#[^)\s\"'<>]*)?")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
@@ -65,8 +66,8 @@ def load_notebook(text: str) -> NotebookNode:
     if not isinstance(data, dict):
         raise NotebookProblem("not a notebook: the file is JSON, but not a JSON object")
     try:  # the schema first: it says what is wrong, where converting would just fail
-        for error in iter_validate(data):
-            raise NotebookProblem(f"not a valid notebook (nbformat): {_first_line(error)}")
+        for invalid in _iter_validate(data):
+            raise NotebookProblem(f"not a valid notebook (nbformat): {_first_line(invalid)}")
         notebook: NotebookNode = nbformat.reads(text, as_version=4)  # type: ignore[no-untyped-call]
         nbformat.validate(notebook)
     except NotebookProblem:

@@ -6,9 +6,9 @@ import re
 from pathlib import Path
 
 import jupytext
-from jupytext.languages import _JUPYTER_LANGUAGES
 import pytest
 from execute_support import make_repo, run
+from jupytext.languages import _JUPYTER_LANGUAGES
 
 from kbtool.parse.page import parse_page
 
