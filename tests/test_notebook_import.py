@@ -187,3 +187,8 @@ def test_the_imported_pages_pass_under_pytest(book: Path, pytester: pytest.Pytes
     )
     result = pytester.runpytest("-p", "no:cacheprovider")
     result.assert_outcomes(passed=cells)
+    sidecar = pytester.path / "wiki" / "book" / "05-compare.outputs.json"
+    sidecar.write_text(sidecar.read_text("utf-8").replace('"hello\\n"', '"bye\\n"'), "utf-8")
+    result = pytester.runpytest("-p", "no:cacheprovider", "--kbtool-compare-outputs")
+    result.assert_outcomes(passed=cells - 1, failed=1)
+    result.stdout.fnmatch_lines(["*wiki/book/05-compare.md:*: KB422 output differs*", "*-bye*"])
