@@ -157,3 +157,17 @@ def test_a_dataframe_is_a_table(tmp_path: Path) -> None:
     assert cell.status == "passed", cell.reason
     assert cell.value_data is not None and "<table" in cell.value_data["text/html"]
     assert cell.value is not None and "a  b" in cell.value
+
+
+def test_code_timed_by_time_magics_fails_at_its_markdown_line(tmp_path: Path) -> None:
+    pages = {
+        "cell.md": page("%%time\nx = 1\ny = undefined_one"),
+        "line.md": page("x = 1", "%time z = undefined_two"),
+    }
+    root = make_repo(tmp_path, pages)
+    results = run(root)
+    for name, text in (("cell.md", "undefined_one"), ("line.md", "undefined_two")):
+        cell = [c for c in results[f"wiki/{name}"].cells if c.status == "failed"][0]
+        line = line_of(root, name, text)
+        assert cell.error_line == line, cell.error
+        assert f'File "wiki/{name}", line {line}, in <module>' in (cell.error or "")

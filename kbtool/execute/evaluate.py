@@ -68,7 +68,7 @@ class Page:
         self.module = module
         self.namespace = module.__dict__
         _register_source(path, cells)
-        ipython.bind(module)
+        ipython.bind(module, path)
 
     def run(self, cell: dict[str, Any]) -> Outcome:
         started = time.perf_counter()
@@ -142,7 +142,7 @@ class Page:
         try:
             tree = compile(padded, self.path, "exec", flags, dont_inherit=True)
         except SyntaxError:
-            python = ipython.transform(source, self.module)
+            python = ipython.transform(source, self.module, self.path)
             if python is None:
                 offset = ipython.ipython_line(source)
                 if offset is not None:

@@ -15,6 +15,7 @@ once the shell exists. ``%matplotlib`` does nothing: figures are collected as SV
 
 from __future__ import annotations
 
+import ast
 import base64
 import re
 import shutil
@@ -48,6 +49,7 @@ def prepare() -> bool:
     if _missing:
         return False
     try:
+        from IPython.core.compilerop import CachingCompiler
         from IPython.core.displaypub import DisplayPublisher
         from IPython.core.interactiveshell import InteractiveShell
         from traitlets import Type
@@ -69,8 +71,26 @@ def prepare() -> bool:
         def clear_output(self, wait: bool = False) -> None:
             self.bundles.clear()
 
+    class PageCompiler(CachingCompiler):
+        """``%time`` and ``%%time`` compile their code themselves: at the page's lines, too."""
+
+        page = ""  # the page's path, while a page runs
+
+        def ast_parse(self, source: str, filename: str = "<unknown>", symbol: str = "exec") -> Any:
+            tree = super().ast_parse(source, filename, symbol)
+            offset = _magic_offset(self.page)
+            if offset:
+                ast.increment_lineno(tree, offset)
+            return tree
+
+        def __call__(self, source: Any, filename: str, *args: Any, **kwargs: Any) -> Any:
+            if self.page and filename in ("<timed exec>", "<timed eval>"):
+                filename = self.page
+            return super().__call__(source, filename, *args, **kwargs)
+
     class PageShell(InteractiveShell):
         display_pub_class = Type(Collector)  # type: ignore[assignment]
+        compiler_class = Type(PageCompiler)
         # A plain child process on the page's own pipes, as the terminal's IPython does (the
         # default runs it on a pseudo-terminal, which a contained page may not open).
         system = InteractiveShell.system_raw
@@ -98,25 +118,39 @@ def _no_matplotlib(line: str) -> None:
     """Figures are collected (as SVG) after every cell whatever the backend: nothing to do."""
 
 
-def bind(module: types.ModuleType) -> None:
+def _magic_offset(page: str) -> int:
+    """Lines before the code a magic compiles: the magic's own line is the page line of a line
+    magic's code; a cell magic's code starts on the line after it."""
+    frame: types.FrameType | None = sys._getframe(2)
+    cell_magic = False
+    while frame is not None and page:
+        if frame.f_code.co_filename == page:
+            return frame.f_lineno if cell_magic else frame.f_lineno - 1
+        cell_magic = cell_magic or frame.f_code.co_name == "run_cell_magic"
+        frame = frame.f_back
+    return 0
+
+
+def bind(module: types.ModuleType, path: str) -> None:
     """Point the shell (if IPython was preloaded) at the page's namespace."""
     if _shell is not None:
-        _attach(module)
+        _attach(module, path)
 
 
-def _attach(module: types.ModuleType) -> None:
+def _attach(module: types.ModuleType, path: str) -> None:
+    _shell.compile.page = path
     _shell.user_module = module
     _shell.user_ns = module.__dict__
     _shell.init_user_ns()
     _shell.display_pub.bundles.clear()
 
 
-def transform(source: str, module: types.ModuleType) -> str | None:
+def transform(source: str, module: types.ModuleType, path: str) -> str | None:
     """``source`` as Python, through IPython's transformer; None without IPython."""
     if _shell is None:
         if not prepare():
             return None
-        _attach(module)  # made in the page process: IPython was not preloaded
+        _attach(module, path)  # made in the page process: IPython was not preloaded
     return str(_shell.transform_cell(source))
 
 
