@@ -31,7 +31,6 @@ from nbformat import NotebookNode
 from nbformat.validator import iter_validate
 
 from kbtool.notebook import notebook_to_page
-from kbtool.parse.slugs import slugify
 
 #: nbformat's functions are untyped; these are their types, so the rest is checked
 _from_dict: Callable[[Any], NotebookNode] = nbformat.from_dict
@@ -39,7 +38,6 @@ _new_raw_cell: Callable[[str], NotebookNode] = nbformat.v4.new_raw_cell
 _iter_validate: Callable[[Any], Iterator[BaseException]] = iter_validate
 RAISES = "raises-exception"
 _LINK = re.compile(r"(\]\(\s*<?|href=[\"'])([^)\s\"'<>]+?\.ipynb)(#[^)\s\"'<>]*)?")
-_HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.M)
 _SUMMARY_LENGTH = 160
 
 
@@ -197,11 +195,12 @@ def rewrite_links(markdown: str, links: dict[str, str], anchors: dict[str, dict[
 
 
 def heading_anchors(notebook: NotebookNode) -> dict[str, str]:
-    """Jupyter's anchor of each heading (its text, spaces as ``-``) -> the wiki's slug."""
-    anchors = {}
-    for cell in notebook.cells:
-        if cell.cell_type == "markdown":
-            for match in _HEADING.finditer(cell.source):
-                text = match.group(1).strip()
-                anchors[text.replace(" ", "-")] = slugify(text)
+    """Jupyter's anchor of each heading (its text, spaces as ``-``) -> the page's slug for it,
+    as the wiki computes slugs (repeated headings numbered over the whole page)."""
+    from kbtool.parse.markdown import parse_body
+
+    prose = "\n\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
+    anchors: dict[str, str] = {}
+    for heading in parse_body(prose, "notebook.md").headings:
+        anchors.setdefault(heading.text.replace(" ", "-"), heading.slug)
     return anchors

@@ -122,19 +122,21 @@ class Page:
         size += sum(len(v) for v in (outcome.value_data or {}).values())
         if size <= self.value_limit:
             return outcome
-        texts = tuple(
-            {"text/plain": self._cut(d["text/plain"])} for d in displays if "text/plain" in d
-        )
+        texts, room = [], self.value_limit
+        for display in displays:  # the text forms, as far as they fit
+            text = self._cut(display.get("text/plain", ""))[:room]
+            room -= len(text)
+            if text:
+                texts.append({"text/plain": text})
         limit, written = mebibytes(self.value_limit), mebibytes(size)
         reason = (
             f"rich output of {written} (images, HTML) exceeds the output limit of {limit} "
             "a cell (output-limit-kb); not kept"
         )
+        kept = replace(outcome, displays=tuple(texts), value_data=None)
         if outcome.status == "failed":
-            return replace(outcome, displays=texts, value_data=None)
-        return replace(
-            outcome, status="failed", reason=reason, code="KB407", displays=texts, value_data=None
-        )
+            return kept
+        return replace(kept, status="failed", reason=reason, code="KB407")
 
     def _execute(self, source: str, line: int) -> Any:
         padded = "\n" * (line - 1) + source

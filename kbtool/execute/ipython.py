@@ -34,8 +34,9 @@ KEPT_TYPES = (
     "text/markdown",
     "text/plain",
 )
-#: Lines that are IPython syntax, not Python: magics, shell escapes, help, ``x = !ls``.
-_SYNTAX = re.compile(r"^\s*(%%?[A-Za-z_]|!|\?)|[\w)\]]\?\??\s*$|^\s*[\w.]+\s*=\s*[!%]", re.M)
+#: Lines that are IPython syntax, not Python: magics, shell escapes, help (``x?``, ``?x``) and
+#: captured output (``files = !ls``, ``t = %timeit -o f()``).
+_SYNTAX = re.compile(r"^\s*(%%?[A-Za-z_]|!|\?)|^\s*[\w.]+\?\??\s*$|^\s*[\w.]+\s*=\s*[!%]", re.M)
 
 _shell: Any = None
 _missing = False
