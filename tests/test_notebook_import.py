@@ -57,6 +57,9 @@ def test_a_folder_of_notebooks_becomes_pages_that_check_clean_and_pass(
         text = page.read_text(encoding="utf-8")
         assert kbtool_cells(page.name, text) == jupytext_cells(text)
     assert len(results["wiki/book/02-slicing.md"].cells) == 1
+    magics = results["wiki/book/01-magics.md"].cells
+    assert magics[3].stdout.strip() == "shell says 15"
+    assert len(magics[5].figures) == 1  # `%matplotlib inline` changed nothing: still collected
 
 
 def test_frontmatter_has_the_required_keys(book: Path) -> None:
