@@ -163,15 +163,23 @@ def _shorten(text: str) -> str:
 
 
 def _text_output(outputs: list[Any]) -> dict[str, Any]:
-    """What the cell printed (stdout) and its value as text, as kbtool keeps them."""
-    stdout, value = [], None
+    """What the cell printed (stdout), displayed as text and its value as text, as kbtool
+    keeps them (images are not compared: figures and pictures are not text)."""
+    stdout, displays, value = [], [], None
     for output in outputs:
         kind = output.get("output_type")
+        data = output.get("data", {})
         if kind == "stream" and output.get("name") == "stdout":
             stdout.append(_joined(output.get("text", "")))
+        elif kind == "display_data" and "text/plain" in data and not _has_image(data):
+            displays.append(_joined(data["text/plain"]))
         elif kind == "execute_result":
-            value = _joined(output.get("data", {}).get("text/plain", "")) or None
-    return {"stdout": "".join(stdout), "value": value}
+            value = _joined(data.get("text/plain", "")) or None
+    return {"stdout": "".join(stdout), "displays": displays, "value": value}
+
+
+def _has_image(data: dict[str, Any]) -> bool:
+    return any(kind.startswith("image/") for kind in data)
 
 
 def _joined(text: str | list[str]) -> str:

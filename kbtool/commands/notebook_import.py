@@ -67,7 +67,8 @@ def import_notebooks(args: argparse.Namespace, config: Config, source: Path) -> 
             continue
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(imported.page, encoding="utf-8")
-        if any(c["stdout"] or c["value"] for c in imported.saved) and not has_frontmatter(notebook):
+        has_text = any(c["stdout"] or c["value"] or c["displays"] for c in imported.saved)
+        if has_text and not has_frontmatter(notebook):
             saved = {"notebook": notebook_path.name, "cells": imported.saved}
             text = json.dumps(saved, ensure_ascii=False, indent=1) + "\n"
             saved_outputs_path(target).write_text(text, encoding="utf-8")

@@ -1,8 +1,8 @@
 """``compare-outputs``: each cell's text output against the output saved when it was imported.
 
 nbval's idea, for pages imported from notebooks: ``kbtool notebook NB.ipynb --to md`` keeps each
-code cell's saved text output (what it printed and its value as text) in ``<page>.outputs.json``
-beside the page. With ``compare-outputs: true`` in the page's frontmatter (or
+code cell's saved text output (what it printed, displayed and its value, as text) in
+``<page>.outputs.json`` beside the page. With ``compare-outputs: true`` in the page's frontmatter (or
 ``kbtool test --compare-outputs``), a cell that ran and whose output differs fails with KB422 and
 a diff, at the cell's line. The result itself (and its cache) is unchanged: the comparison is
 made on every run, cached or not.
@@ -99,12 +99,18 @@ def _matched(cells: tuple[Cell, ...], saved: list[Any]) -> list[tuple[Cell, dict
 
 
 def _text(saved: dict[str, Any]) -> str:
-    value = saved.get("value")
-    return str(saved.get("stdout") or "") + (f"{value}\n" if value is not None else "")
+    value, displays = saved.get("value"), saved.get("displays") or []
+    shown = "".join(f"{text}\n" for text in displays if isinstance(text, str))
+    return str(saved.get("stdout") or "") + shown + (f"{value}\n" if value is not None else "")
 
 
 def _text_of(cell: CellResult) -> str:
-    return cell.stdout + (f"{cell.value}\n" if cell.value is not None else "")
+    shown = "".join(
+        f"{d['text/plain']}\n"
+        for d in cell.displays
+        if "text/plain" in d and not any(kind.startswith("image/") for kind in d)
+    )
+    return cell.stdout + shown + (f"{cell.value}\n" if cell.value is not None else "")
 
 
 def _normal(text: str) -> str:
