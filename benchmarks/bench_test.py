@@ -147,7 +147,7 @@ ipython.prepare()
 gc.collect()
 gc.freeze()
 after = median_ms(fork, 100)
-bind = median_ms(lambda: ipython.bind(types.ModuleType("__main__")))
+bind = median_ms(lambda: ipython.bind(types.ModuleType("__main__"), "page.md"))
 value = median_ms(lambda: ipython.format_value({"mean": 1.5, "max": 2.0}))
 print(f"fork {before:.2f} ms without IPython loaded, {after:.2f} ms with; "
       f"binding the shell to a page {bind:.3f} ms; formatting a value {value:.3f} ms")
