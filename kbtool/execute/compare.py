@@ -2,10 +2,10 @@
 
 nbval's idea, for pages imported from notebooks: ``kbtool notebook NB.ipynb --to md`` keeps each
 code cell's saved text output (what it printed, displayed and its value, as text) in
-``<page>.outputs.json`` beside the page. With ``compare-outputs: true`` in the page's frontmatter (or
-``kbtool test --compare-outputs``), a cell that ran and whose output differs fails with KB422 and
-a diff, at the cell's line. The result itself (and its cache) is unchanged: the comparison is
-made on every run, cached or not.
+``<page>.outputs.json`` beside the page. With ``compare-outputs: true`` in the page's
+frontmatter (or ``kbtool test --compare-outputs``), a cell that ran and whose output differs
+fails with KB422 and a diff, at the cell's line. The result itself (and its cache) is
+unchanged: the comparison is made on every run, cached or not.
 
 Outputs that vary from run to run:
 

@@ -45,19 +45,23 @@ _missing = False
 def prepare() -> bool:
     """Make the shell (once); False when IPython is not installed."""
     global _shell, _missing
-    if _shell is not None:
-        return True
-    if _missing:
-        return False
-    try:
-        from IPython.core.compilerop import CachingCompiler
-        from IPython.core.displaypub import DisplayPublisher
-        from IPython.core.interactiveshell import InteractiveShell
-        from traitlets import Type
-        from traitlets.config import Config
-    except ImportError:
-        _missing = True
-        return False
+    if _shell is None and not _missing:
+        try:
+            shell_class, config = _shell_class()
+        except ImportError:
+            _missing = True
+            return False
+        _shell = _make(shell_class, config)
+    return _shell is not None
+
+
+def _shell_class() -> tuple[Any, Any]:
+    """IPython's InteractiveShell as a page needs it, and its configuration."""
+    from IPython.core.compilerop import CachingCompiler
+    from IPython.core.displaypub import DisplayPublisher
+    from IPython.core.interactiveshell import InteractiveShell
+    from traitlets import Type
+    from traitlets.config import Config
 
     class Collector(DisplayPublisher):
         """Keeps each display()'s bundle for the cell instead of printing its text."""
@@ -98,11 +102,16 @@ def prepare() -> bool:
 
     config = Config()
     config.HistoryManager.enabled = False
+    return PageShell, config
+
+
+def _make(shell_class: Any, config: Any) -> Any:
+    """The shell, leaving nothing behind: its profile folder, ``__main__``, the hooks."""
     saved = sys.modules.get("__main__"), sys.displayhook, sys.excepthook
     folder = tempfile.mkdtemp(prefix="kbtool-ipython-")
     try:
         module = types.ModuleType("__main__")
-        shell = PageShell.instance(
+        shell = shell_class.instance(
             config=config, ipython_dir=folder, user_module=module, user_ns=module.__dict__
         )
     finally:
@@ -110,9 +119,8 @@ def prepare() -> bool:
         if saved[0] is not None:
             sys.modules["__main__"] = saved[0]
         sys.displayhook, sys.excepthook = saved[1], saved[2]
-    shell.register_magic_function(_no_matplotlib, "line", "matplotlib")  # type: ignore[arg-type]
-    _shell = shell
-    return True
+    shell.register_magic_function(_no_matplotlib, "line", "matplotlib")
+    return shell
 
 
 def _no_matplotlib(line: str) -> None:
