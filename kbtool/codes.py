@@ -74,6 +74,14 @@ _RULES = [
     Rule("KB410", "error", "kbtool's cell worker failed (a bug: please report it)"),
     Rule("KB411", "warning", "cells run with some protections off (no Landlock here, or off)"),
     Rule("KB412", "error", 'page not run: `sandbox = "required"` and Landlock is missing'),
+    Rule("KB420", "error", "cell uses IPython syntax (`%magic`, `!cmd`) but IPython is missing"),
+    Rule("KB421", "error", "notebook cannot be imported: not valid JSON or nbformat"),
+    Rule("KB422", "error", "cell output differs from the output saved at import"),
+    Rule(
+        "KB423",
+        "error",
+        "`compare-outputs` is not true or false, or the saved outputs are unreadable",
+    ),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
 ]

@@ -49,7 +49,11 @@ class Link:
 
 @dataclass(frozen=True)
 class Cell:
-    """A fenced code block. ``line`` is the file line of the first line of code."""
+    """A fenced code block. ``line`` is the file line of the first line of code.
+
+    ``code_cell`` is False for a python fence that jupytext reads as Markdown or as an inactive
+    cell (see :mod:`kbtool.parse.notebook_cells`): it is shown, never run.
+    """
 
     index: int
     language: str
@@ -58,10 +62,11 @@ class Cell:
     source: str
     fence_line: int
     line: int
+    code_cell: bool = True
 
     @property
     def is_python(self) -> bool:
-        return self.language == "python"
+        return self.language == "python" and self.code_cell
 
 
 @dataclass(frozen=True)
