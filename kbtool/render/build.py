@@ -6,7 +6,7 @@
 3. plan: every output of the site with a key of everything it depends on;
 4. stage: in a folder beside ``site/``, link the outputs whose key is unchanged from the live
    site and render the others (pages in parallel, indexes and the graph meanwhile);
-5. search index over the staged site;
+5. search index of the pages, updated from the live site's;
 6. swap the staged site in, and record what was published.
 
 With nothing changed since the last successful build (same file contents, settings, day and
@@ -275,10 +275,11 @@ def _render_pages_here(
         _WORK.clear()
 
 
-def _search_index(staging: Path, config: Config) -> Any:
-    from kbtool.render.search import build_search_index
+def _search_index(site: SiteContext, staging: Path, site_dir: Path) -> Any:
+    """The search index, into ``staging/search/``, updated from the live site's."""
+    from kbtool.search.site import build_search
 
-    return build_search_index(staging, config)
+    return build_search(site.config, site.wiki, staging, site_dir).to_json()
 
 
 # -- the whole build -------------------------------------------------------------------------
@@ -424,7 +425,7 @@ def _stage_and_publish(
         report.diagnostics = sorted(report.diagnostics + build_diagnostics)
         if report.errors:
             return  # `finally` removes the staging folder; site/ stays as it was
-        report.search = _search_index(staging, config)
+        report.search = _search_index(site, staging, site_dir)
         clock.lap("search")
         forget_manifest(config.cache_path)
         swap_in(staging, site_dir)

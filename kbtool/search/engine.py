@@ -73,7 +73,7 @@ class IndexFiles:
 def idf(pages: int, having: int) -> float:
     """BM25's inverse document frequency, rounded so that Python and JS agree exactly."""
     value = math.log(1 + (pages - having + 0.5) / (having + 0.5))
-    return round(value * 1e6) / 1e6
+    return math.floor(value * 1e6 + 0.5) / 1e6
 
 
 def _terms(index: IndexFiles, element: Element) -> list[str]:
@@ -88,14 +88,14 @@ def _match_part(index: IndexFiles, part: Part) -> dict[int, float]:
     pages = index.meta["pages"]
     lists: list[list[tuple[dict[int, Entry], float]]] = []
     for element in part.elements:
-        alternatives = []
-        for term in _terms(index, element):
-            postings = index.postings(term)
-            if postings:
-                alternatives.append((postings, idf(pages, len(postings))))
-        if not alternatives:
+        found = [p for p in (index.postings(t) for t in _terms(index, element)) if p]
+        if not found:
             return {}
-        lists.append(alternatives)
+        if element.prefix:  # the words a prefix stands for count as one term
+            weight = idf(pages, len(set().union(*(p.keys() for p in found))))
+            lists.append([(p, weight) for p in found])
+        else:
+            lists.append([(p, idf(pages, len(p))) for p in found])
     candidates = set().union(*(p.keys() for p, _ in lists[0]))
     for alternatives in lists[1:]:
         candidates &= set().union(*(p.keys() for p, _ in alternatives))
@@ -151,7 +151,7 @@ def rank(index: IndexFiles, text: str) -> Ranked:
             return Ranked(query, ())
     assert scores is not None
     titled = index.postings(query.title)
-    order = sorted(scores, key=lambda d: (d not in titled, -round(scores[d], 6), d))
+    order = sorted(scores, key=lambda d: (d not in titled, -math.floor(scores[d] * 1e6 + 0.5), d))
     return Ranked(query, tuple(order))
 
 

@@ -88,7 +88,7 @@ def _average(docs: Iterable[SearchDoc]) -> float:
 def _put_posting(out: _Writer, shard: dict[str, str], term: str, posting: str) -> None:
     if len(posting) > layout.LONG_LIST:
         name = layout.long_name(term)
-        out.write(layout.long_file(name), script(name, posting))
+        out.write(layout.long_file(name), script("t/" + name, posting))
         shard[term] = "@" + name
     else:
         shard[term] = posting
