@@ -96,7 +96,7 @@ def script(name: str, data: Any) -> bytes:
     text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     # U+2028/9 are valid in JSON and (since ES2019) in JS strings; escaped for older readers.
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return f'{CALL}("{name}",{text});\n'.encode()
+    return f'{CALL}("{name}",{text});\n'.encode("utf-8", errors="replace")  # lone surrogates
 
 
 def unscript(data: bytes) -> Any:

@@ -32,6 +32,7 @@ from kbtool.render import urls
 from kbtool.render.site import page_type, tags_of
 
 _SPACE = re.compile(r"\s+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _URL = re.compile(r"\b(?:https?|ftp)://([^\s/?#<>\"'）)]+)[^\s<>\"'）)]*", re.IGNORECASE)
 _SCRIPT = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>?")
@@ -85,6 +86,7 @@ def clean(text: str) -> str:
     >>> clean("见  https://arxiv.org/abs/1706.03762 。")
     '见 arxiv.org 。'
     """
+    text = _SURROGATE.sub("\ufffd", text)
     return _SPACE.sub(" ", _URL.sub(r"\1", text)).strip()
 
 

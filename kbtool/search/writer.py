@@ -45,7 +45,7 @@ class SearchStats:
 
 
 def doc_digest(doc: SearchDoc) -> str:
-    data = json.dumps(doc.to_json(), ensure_ascii=False, sort_keys=True).encode()
+    data = json.dumps(doc.to_json(), sort_keys=True).encode()  # ASCII: any string encodes
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 

@@ -270,6 +270,9 @@
     if (!meta) throw new Error("no search index");
     const query = parseQuery(text);
     if (!query.parts.length) return { query, docs: [] };
+    // Start every download the query needs at once; postings() keeps the promises.
+    for (const p of query.parts) for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0]);
+    const titled = postings(meta, query.title);
     let scores = null;
     for (const p of query.parts) {
       const found = await matchPart(meta, p);
@@ -281,8 +284,8 @@
       }
       if (!scores.size) return { query, docs: [] };
     }
-    const titled = await postings(meta, query.title);
-    const key = (d) => [titled.has(d) ? 0 : 1, -Math.floor(scores.get(d) * 1e6 + 0.5), d];
+    const title = await titled;
+    const key = (d) => [title.has(d) ? 0 : 1, -Math.floor(scores.get(d) * 1e6 + 0.5), d];
     const docs = [...scores.keys()].sort((a, b) => {
       const [x, y] = [key(a), key(b)];
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
@@ -360,8 +363,9 @@
 
   // -- the page -----------------------------------------------------------------------------
 
-  const form = document.getElementById("search");
-  const STRINGS = form ? form.dataset : {};
+  // The UI strings, in the site's language (kbtool/render/i18n.py), ride on the search box.
+  const stringsFrom = document.getElementById("search-input");
+  const STRINGS = stringsFrom ? stringsFrom.dataset : {};
   const say = (key, n) => {
     const text = (n === 1 && STRINGS[key + "One"]) || STRINGS[key] || "";
     return text.replace("{n}", String(n));
