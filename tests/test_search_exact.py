@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from kbtool.search.text import SearchDoc
 
-CHARS = "注意力机制学习强化模型人形"
+CHARS = "注意力学习"  # few characters: pages share bigrams but not always the longer runs
 WORDS = ("vla", "VLA", "rt", "2", "sim2real", "policy", "pol", "diffusion", "Attention", "π0")
 SEPARATORS = (" ", "，", "。", "-", "\n", "")
 piece = st.one_of(
@@ -64,7 +64,10 @@ def scan(docs: list[SearchDoc], query: str) -> set[str]:
 def _query(data: st.DataObject, docs: list[SearchDoc]) -> str:
     source = data.draw(st.sampled_from([f for d in docs for f in _fields(d)] or [""]))
     runs = re.findall(f"[{CHARS}]+", source)
-    choices = [data.draw(st.sampled_from(WORDS)), data.draw(st.text(alphabet=CHARS, max_size=3))]
+    choices = [
+        data.draw(st.sampled_from(WORDS)),
+        data.draw(st.text(alphabet=CHARS, min_size=2, max_size=4)),
+    ]
     if runs:
         run = data.draw(st.sampled_from(runs))
         start = data.draw(st.integers(0, len(run) - 1))

@@ -20,7 +20,7 @@ _BOLD, _RESET = "\033[1m", "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("query", nargs="+", help="words, CJK text, or a \"quoted phrase\"")
+    parser.add_argument("query", nargs="+", help='words, CJK text, or a "quoted phrase"')
     parser.add_argument(
         "-n", type=int, default=10, metavar="N", help="results to show (default 10; 0: all)"
     )

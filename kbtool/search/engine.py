@@ -105,7 +105,9 @@ def _match_part(index: IndexFiles, part: Part) -> dict[int, float]:
             continue
         score = 0.0
         for alternatives in lists:
-            score += max((w * p[doc].weight / SCALE for p, w in alternatives if doc in p), default=0.0)
+            score += max(
+                (w * p[doc].weight / SCALE for p, w in alternatives if doc in p), default=0.0
+            )
         scores[doc] = score
     return scores
 
@@ -181,5 +183,3 @@ def search(folder: Path, text: str, count: int | None = 10) -> tuple[int, list[H
     index = IndexFiles(folder)
     ranked = rank(index, text)
     return ranked.total, hits(index, ranked, 0, count)
-
-

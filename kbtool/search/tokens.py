@@ -157,7 +157,6 @@ def parse_query(text: str) -> Query:
     return Query(text, tuple(parts), title_key(_QUOTES.sub(" ", text)))
 
 
-
 def words(text: str) -> Iterator[str]:
     """The words (not CJK) of ``text``, normalised."""
     for match in TOKEN.finditer(normalise(text)):

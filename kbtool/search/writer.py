@@ -154,7 +154,11 @@ def _read(old: Path, name: str) -> Any:
 
 
 def _update(
-    docs: dict[str, SearchDoc], folder: Path, old: Path, previous: dict[str, Any], stats: SearchStats
+    docs: dict[str, SearchDoc],
+    folder: Path,
+    old: Path,
+    previous: dict[str, Any],
+    stats: SearchStats,
 ) -> bool:
     """Update the index in ``old`` into ``folder``; False if it must be written afresh."""
     table: dict[str, list[Any]] = previous["table"]
@@ -169,7 +173,9 @@ def _update(
     out = _Writer(folder, stats)
     stats.changed_pages = len(changed) + len(removed)
     new_table = {p: row for p, row in table.items() if p in docs}
-    total = previous["average"] * len(table) - sum(table[p][2] for p in removed + changed if p in table)
+    total = previous["average"] * len(table) - sum(
+        table[p][2] for p in removed + changed if p in table
+    )
     total += sum(len(docs[p].body) for p in changed)
     average = max(total / max(len(docs), 1), 1.0)
     # Which terms the old versions of the changed pages had, and the new versions have.
