@@ -25,7 +25,8 @@ updated: 2026-01-01
 ---
 # 恶意文本
 
-正文里写着 `<script>window.pwned = 1</script>` 和 <b>粗体</b>，还有 `<img src=x onerror=alert(1)>` 恶意图片。
+正文里写着 `<script>window.pwned = 1</script>` 和 <b>粗体</b>，
+还有 `<img src=x onerror=alert(1)>` 恶意图片。
 """
 AGREE = (
     "注意力",

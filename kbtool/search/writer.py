@@ -153,6 +153,10 @@ def _read(old: Path, name: str) -> Any:
         return None
 
 
+class _Stale(Exception):
+    """The previous index cannot be updated (incomplete, or too much changed)."""
+
+
 def _update(
     docs: dict[str, SearchDoc],
     folder: Path,
@@ -173,69 +177,95 @@ def _update(
     out = _Writer(folder, stats)
     stats.changed_pages = len(changed) + len(removed)
     new_table = {p: row for p, row in table.items() if p in docs}
-    total = previous["average"] * len(table) - sum(
-        table[p][2] for p in removed + changed if p in table
-    )
-    total += sum(len(docs[p].body) for p in changed)
-    average = max(total / max(len(docs), 1), 1.0)
-    # Which terms the old versions of the changed pages had, and the new versions have.
-    touched: set[str] = set()
-    stale_ids: set[int] = set()
-    for path in changed + removed:
-        if path in table:
-            doc_id = table[path][0]
-            stale_ids.add(doc_id)
-            old_doc = _read(old, layout.doc_file(doc_id))
-            if old_doc is None:
-                return False
-            touched.update(doc_terms(SearchDoc.from_json(old_doc), average))
+    total = previous["average"] * len(table)
+    total -= sum(table[p][2] for p in removed + changed if p in table)
+    average = max((total + sum(len(docs[p].body) for p in changed)) / max(len(docs), 1), 1.0)
+    try:
+        touched, stale_ids = _old_terms(old, [table[p][0] for p in changed + removed if p in table])
+    except _Stale:
+        return False
     used = {row[0] for row in new_table.values()}
     free = (i for i in range(len(docs) + len(table) + 1) if i not in used)
     fresh: dict[int, dict[str, tuple[int, list[int]]]] = {}
     for path in changed:
         doc_id = table[path][0] if path in table else next(free)
-        used.add(doc_id)
-        terms = doc_terms(docs[path], average)
-        touched.update(terms)
-        fresh[doc_id] = terms
+        fresh[doc_id] = doc_terms(docs[path], average)
+        touched.update(fresh[doc_id])
         new_table[path] = [doc_id, digests[path], len(docs[path].body)]
         out.write(layout.doc_file(doc_id), script(f"d/{doc_id}", docs[path].to_json()))
-    stale_ids |= set(fresh)
-    skip: set[str] = set()  # old files not to carry over
-    for path in removed:
-        skip.add(layout.doc_file(table[path][0]))
+    skip = {layout.doc_file(table[path][0]) for path in removed}  # old files not carried over
+    try:
+        counts = _rewrite_shards(out, old, shards, touched, stale_ids | set(fresh), fresh, skip)
+    except _Stale:
+        return False
+    _rewrite_vocab(out, old, vocab, counts, skip)
+    _write_tables(out, new_table, average, shards, vocab)
+    for file in old.rglob("*.js"):
+        name = file.relative_to(old).as_posix()
+        if name not in out.names and name not in skip:
+            out.keep(old, name)
+    stats.incremental = True
+    return True
+
+
+def _old_terms(old: Path, ids: list[int]) -> tuple[set[str], set[int]]:
+    """The terms that the previous versions of pages ``ids`` had."""
+    touched: set[str] = set()
+    for doc_id in ids:
+        data = _read(old, layout.doc_file(doc_id))
+        if data is None:
+            raise _Stale
+        touched.update(doc_terms(SearchDoc.from_json(data), 1.0))
+    return touched, set(ids)
+
+
+def _rewrite_shards(
+    out: _Writer,
+    old: Path,
+    shards: int,
+    touched: set[str],
+    stale: set[int],
+    fresh: dict[int, dict[str, tuple[int, list[int]]]],
+    skip: set[str],
+) -> dict[str, int]:
+    """Rewrite the shards of ``touched`` terms: entries of ``stale`` pages out, ``fresh``
+    ones in. Returns each touched term's new page count."""
     by_shard: dict[str, list[str]] = {}
     for term in touched:
         by_shard.setdefault(shard_of(term, shards), []).append(term)
     counts: dict[str, int] = {}
-    for name, terms in by_shard.items():
+    for name, names in by_shard.items():
         shard = _read(old, layout.shard_file(name)) or {}
-        for term in terms:
+        for term in names:
             posting = shard.pop(term, None)
-            entries: list[Entry] = []
             if isinstance(posting, str) and posting.startswith("@"):
                 skip.add(layout.long_file(posting[1:]))
                 posting = _read(old, layout.long_file(posting[1:]))
                 if posting is None:
-                    return False  # the previous index is incomplete
-            if isinstance(posting, str):
-                entries = [e for e in decode_entries(posting) if e.doc not in stale_ids]
-            for doc_id, terms_of in fresh.items():
-                if term in terms_of:
-                    weight, positions = terms_of[term]
+                    raise _Stale
+            entries = [e for e in decode_entries(posting) if e.doc not in stale] if posting else []
+            for doc_id, terms in fresh.items():
+                if term in terms:
+                    weight, positions = terms[term]
                     entries.append(Entry(doc_id, weight, tuple(positions)))
             entries.sort(key=lambda e: e.doc)
             counts[term] = len(entries)
             if entries:
                 _put_posting(out, shard, term, encode_entries(entries))
         out.write(layout.shard_file(name), script("s/" + name, shard))
+    return counts
+
+
+def _rewrite_vocab(
+    out: _Writer, old: Path, vocab: int, counts: dict[str, int], skip: set[str]
+) -> None:
     by_vocab: dict[str, list[str]] = {}
     for term in counts:
         if _is_word(term):
             by_vocab.setdefault(shard_of(layout.vocab_key(term), vocab), []).append(term)
-    for name, terms in by_vocab.items():
+    for name, names in by_vocab.items():
         words = _read(old, layout.vocab_file(name)) or {}
-        for term in terms:
+        for term in names:
             words.pop(term, None)
             if counts[term]:
                 words[term] = counts[term]
@@ -243,13 +273,6 @@ def _update(
             out.write(layout.vocab_file(name), script("w/" + name, words))
         else:
             skip.add(layout.vocab_file(name))
-    _write_tables(out, new_table, average, shards, vocab)
-    for path in old.rglob("*.js"):
-        name = path.relative_to(old).as_posix()
-        if name not in out.names and name not in skip:
-            out.keep(old, name)
-    stats.incremental = True
-    return True
 
 
 def write_search_index(
