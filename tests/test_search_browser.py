@@ -28,7 +28,11 @@ updated: 2026-01-01
 正文里写着 `<script>window.pwned = 1</script>` 和 <b>粗体</b>，
 还有 `<img src=x onerror=alert(1)>` 恶意图片。
 """
+EDIT = "\n补充：独一无二的新句子 zyxwordq 与注意力。\n"
 AGREE = (
+    "独一无二",
+    "zyxwordq",
+    "zyxw",
     "注意力",
     "transformer",
     "trans",
@@ -53,6 +57,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
     (root / "wiki" / "concepts" / "hostile-text.md").write_text(HOSTILE, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0
+    # An edit after the first build: the index gets an update segment, which the client reads.
+    edited = root / "wiki" / "concepts" / "transformer.md"
+    edited.write_text(edited.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
+    assert main(["-C", str(root), "build"]) == 0
+    assert "delta" in (root / "site" / "search" / "meta.js").read_text(encoding="utf-8")
     return root / "site"
 
 
@@ -167,6 +176,7 @@ def test_escape_closes_and_enter_opens_the_search_page(visit: Any) -> None:
 
 def test_terminal_and_browser_agree(visit: Any, site: Path) -> None:
     page, watched = visit("index.html")
+    assert terminal(site, "独一无二")[0] == 1  # the edit is found, from the update segment
     for query in AGREE:
         total, results = terminal(site, query)
         assert page.evaluate(BROWSER_SEARCH, [query, 10]) == [total, results], query

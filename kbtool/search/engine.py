@@ -34,6 +34,7 @@ class IndexFiles:
         self.folder = folder
         self._files: dict[str, Any] = {}
         self._lists: dict[str, dict[int, Entry]] = {}
+        self._dead_ids: set[int] | None = None
         try:
             self.meta: dict[str, Any] = unscript((folder / layout.META).read_bytes())
         except (OSError, ValueError) as error:
@@ -50,19 +51,35 @@ class IndexFiles:
         return self._files[name]
 
     def postings(self, term: str) -> dict[int, Entry]:
-        """The pages that have ``term``: id -> entry."""
+        """The pages that have ``term``: id -> entry (main shards, less the dead pages, and
+        the update segment)."""
         if term not in self._lists:
             shard = self.load("s/" + shard_of(term, self.meta["shards"])) or {}
             posting = shard.get(term)
             if isinstance(posting, str) and posting.startswith("@"):
                 posting = self.load("t/" + posting[1:])
             entries = decode_entries(posting) if isinstance(posting, str) else []
+            delta = self.meta.get("delta")
+            if delta:
+                dead = self._dead()
+                entries = [e for e in entries if e.doc not in dead]
+                segment = self.load("x/" + shard_of(term, delta["shards"])) or {}
+                if isinstance(segment.get(term), str):
+                    entries += decode_entries(segment[term])
             self._lists[term] = {e.doc: e for e in entries}
         return self._lists[term]
 
+    def _dead(self) -> set[int]:
+        if self._dead_ids is None:
+            self._dead_ids = set(self.meta["delta"]["dead"])
+        return self._dead_ids
+
     def expand(self, prefix: str) -> list[str]:
         """The indexed words that start with ``prefix``, commonest first."""
-        words = self.load("w/" + shard_of(prefix[:2], self.meta["vocab"])) or {}
+        words = dict(self.load("w/" + shard_of(prefix[:2], self.meta["vocab"])) or {})
+        if self.meta.get("delta"):
+            for word, count in (self.load("x/words") or {}).items():
+                words[word] = words.get(word, 0) + count
         found = sorted((w for w in words if w.startswith(prefix)), key=lambda w: (-words[w], w))
         return found[: layout.MAX_EXPANSIONS]
 

@@ -78,8 +78,9 @@ def build_search(config: Config, wiki: Wiki, staging: Path, live: Path) -> Searc
     docs = search_docs(config, wiki, old_dir)
     folder = staging / layout.FOLDER
     stats = write_search_index(docs, folder, old_dir)
-    table = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))["table"]
-    origins = {path: [wiki.pages[path].digest, row[0]] for path, row in table.items()}
+    data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
+    rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
+    origins = {path: [page.digest, rows[path][0]] for path, page in wiki.pages.items()}
     data = {"version": TEXT_VERSION, "pages": origins}
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
     return stats

@@ -21,12 +21,9 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import script, shard_of, unscript
-from kbtool.search.postings import Entry, append_entry, decode_entries, doc_terms, encode_entries
+from kbtool.search.postings import append_entry, doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import CJK_SET, TITLE_KEY
-
-#: Beyond this share of changed pages, an update costs more than writing everything.
-_UPDATE_SHARE = 0.2
 
 
 @dataclass
@@ -45,7 +42,8 @@ class SearchStats:
 
 
 def doc_digest(doc: SearchDoc) -> str:
-    data = json.dumps(doc.to_json(), sort_keys=True).encode()  # ASCII: any string encodes
+    fields = [doc.path, doc.url, doc.title, doc.type, doc.summary, *doc.tags, "\0", *doc.headings]
+    data = "\0".join([*fields, "\0", doc.body]).encode("utf-8", errors="surrogatepass")
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
@@ -54,7 +52,7 @@ def _is_word(term: str) -> bool:
     return not term.startswith(TITLE_KEY) and term[0] not in CJK_SET
 
 
-class _Writer:
+class Writer:
     """Writes files under the new index folder, counting them."""
 
     def __init__(self, folder: Path, stats: SearchStats) -> None:
@@ -85,7 +83,7 @@ def _average(docs: Iterable[SearchDoc]) -> float:
     return sum(lengths) / len(lengths) if lengths else 1.0
 
 
-def _put_posting(out: _Writer, shard: dict[str, str], term: str, posting: str) -> None:
+def _put_posting(out: Writer, shard: dict[str, str], term: str, posting: str) -> None:
     if len(posting) > layout.LONG_LIST:
         name = layout.long_name(term)
         out.write(layout.long_file(name), script("t/" + name, posting))
@@ -94,24 +92,22 @@ def _put_posting(out: _Writer, shard: dict[str, str], term: str, posting: str) -
         shard[term] = posting
 
 
-def _write_tables(
-    out: _Writer, table: dict[str, list[Any]], average: float, shards: int, vocab: int
-) -> None:
-    meta = {"version": layout.VERSION, "pages": len(table), "shards": shards, "vocab": vocab}
-    out.write(layout.TABLE, json.dumps({**meta, "average": average, "table": table}).encode())
+def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
+    """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
+    count, shard counts, and the state of the update segment if there is one."""
+    meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
+    meta |= {"shards": data["shards"], "vocab": data["vocab"]}
+    if "delta" in data:
+        meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
+    out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
     out.write(layout.META, script("meta", meta))
 
 
-def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
-    out = _Writer(folder, stats)
-    paths = sorted(docs)
-    shards = layout.shard_count(len(paths))
-    vocab = layout.vocab_count(shards)
-    average = _average(docs.values())
-    lists: dict[str, list[Any]] = {}  # term -> [posting bytes, last id, pages]
-    table: dict[str, list[Any]] = {}
-    for doc_id, path in enumerate(paths):
-        doc = docs[path]
+def collect(docs: Iterable[tuple[int, SearchDoc]], average: float) -> dict[str, list[Any]]:
+    """``term -> [posting list (ASCII bytes), last page id, pages]`` of ``docs``, given in
+    increasing id order."""
+    lists: dict[str, list[Any]] = {}
+    for doc_id, doc in docs:
         for term, (weight, positions) in doc_terms(doc, average).items():
             entry = lists.get(term)
             if entry is None:
@@ -119,24 +115,51 @@ def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
             append_entry(entry[0], doc_id - entry[1], weight, positions)
             entry[1] = doc_id
             entry[2] += 1
-        out.write(layout.doc_file(doc_id), script(f"d/{doc_id}", doc.to_json()))
-        table[path] = [doc_id, doc_digest(doc), len(doc.body)]
+    return lists
+
+
+def write_lists(
+    out: Writer, lists: dict[str, list[Any]], folder: str, shards: int, long_lists: bool
+) -> dict[str, int]:
+    """Write ``lists`` as shards ``<folder>/<hex>.js``; return the words' page counts."""
     by_shard: dict[str, dict[str, str]] = {}
-    words: dict[str, dict[str, int]] = {}
+    words: dict[str, int] = {}
     for term, (posting, _, count) in lists.items():
         shard = by_shard.setdefault(shard_of(term, shards), {})
-        _put_posting(out, shard, term, posting.decode("ascii"))
+        if long_lists:
+            _put_posting(out, shard, term, posting.decode("ascii"))
+        else:
+            shard[term] = posting.decode("ascii")
         if _is_word(term):
-            words.setdefault(shard_of(layout.vocab_key(term), vocab), {})[term] = count
-    del lists
+            words[term] = count
     for name, shard in by_shard.items():
-        out.write(layout.shard_file(name), script("s/" + name, shard))
-    for name, counts in words.items():
-        out.write(layout.vocab_file(name), script("w/" + name, counts))
-    _write_tables(out, table, average, shards, vocab)
+        out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", shard))
+    return words
 
 
-def _read_table(old: Path) -> dict[str, Any] | None:
+def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
+    out = Writer(folder, stats)
+    paths = sorted(docs)
+    shards = layout.shard_count(len(paths))
+    vocab = layout.vocab_count(shards)
+    average = _average(docs.values())
+    table: dict[str, list[Any]] = {}
+    for doc_id, path in enumerate(paths):
+        out.write(layout.doc_file(doc_id), script(f"d/{doc_id}", docs[path].to_json()))
+        table[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
+    lists = collect(((i, docs[p]) for i, p in enumerate(paths)), average)
+    counts = write_lists(out, lists, "s", shards, long_lists=True)
+    del lists
+    words: dict[str, dict[str, int]] = {}
+    for word, count in counts.items():
+        words.setdefault(shard_of(layout.vocab_key(word), vocab), {})[word] = count
+    for name, group in words.items():
+        out.write(layout.vocab_file(name), script("w/" + name, group))
+    data = {"table": table, "average": average, "shards": shards, "vocab": vocab}
+    write_tables(out, data, len(docs))
+
+
+def read_table(old: Path) -> dict[str, Any] | None:
     try:
         data = json.loads((old / layout.TABLE).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -146,133 +169,11 @@ def _read_table(old: Path) -> dict[str, Any] | None:
     return data
 
 
-def _read(old: Path, name: str) -> Any:
+def read(old: Path, name: str) -> Any:
     try:
         return unscript((old / name).read_bytes())
     except (OSError, ValueError):
         return None
-
-
-class _Stale(Exception):
-    """The previous index cannot be updated (incomplete, or too much changed)."""
-
-
-def _update(
-    docs: dict[str, SearchDoc],
-    folder: Path,
-    old: Path,
-    previous: dict[str, Any],
-    stats: SearchStats,
-) -> bool:
-    """Update the index in ``old`` into ``folder``; False if it must be written afresh."""
-    table: dict[str, list[Any]] = previous["table"]
-    shards, vocab = previous["shards"], previous["vocab"]
-    if shards != layout.shard_count(len(docs)):
-        return False
-    digests = {path: doc_digest(doc) for path, doc in docs.items()}
-    changed = [p for p in docs if p not in table or table[p][1] != digests[p]]
-    removed = [p for p in table if p not in docs]
-    if len(changed) + len(removed) > max(8, _UPDATE_SHARE * len(docs)):
-        return False
-    out = _Writer(folder, stats)
-    stats.changed_pages = len(changed) + len(removed)
-    new_table = {p: row for p, row in table.items() if p in docs}
-    total = previous["average"] * len(table)
-    total -= sum(table[p][2] for p in removed + changed if p in table)
-    average = max((total + sum(len(docs[p].body) for p in changed)) / max(len(docs), 1), 1.0)
-    try:
-        touched, stale_ids = _old_terms(old, [table[p][0] for p in changed + removed if p in table])
-    except _Stale:
-        return False
-    used = {row[0] for row in new_table.values()}
-    free = (i for i in range(len(docs) + len(table) + 1) if i not in used)
-    fresh: dict[int, dict[str, tuple[int, list[int]]]] = {}
-    for path in changed:
-        doc_id = table[path][0] if path in table else next(free)
-        fresh[doc_id] = doc_terms(docs[path], average)
-        touched.update(fresh[doc_id])
-        new_table[path] = [doc_id, digests[path], len(docs[path].body)]
-        out.write(layout.doc_file(doc_id), script(f"d/{doc_id}", docs[path].to_json()))
-    skip = {layout.doc_file(table[path][0]) for path in removed}  # old files not carried over
-    try:
-        counts = _rewrite_shards(out, old, shards, touched, stale_ids | set(fresh), fresh, skip)
-    except _Stale:
-        return False
-    _rewrite_vocab(out, old, vocab, counts, skip)
-    _write_tables(out, new_table, average, shards, vocab)
-    for file in old.rglob("*.js"):
-        name = file.relative_to(old).as_posix()
-        if name not in out.names and name not in skip:
-            out.keep(old, name)
-    stats.incremental = True
-    return True
-
-
-def _old_terms(old: Path, ids: list[int]) -> tuple[set[str], set[int]]:
-    """The terms that the previous versions of pages ``ids`` had."""
-    touched: set[str] = set()
-    for doc_id in ids:
-        data = _read(old, layout.doc_file(doc_id))
-        if data is None:
-            raise _Stale
-        touched.update(doc_terms(SearchDoc.from_json(data), 1.0))
-    return touched, set(ids)
-
-
-def _rewrite_shards(
-    out: _Writer,
-    old: Path,
-    shards: int,
-    touched: set[str],
-    stale: set[int],
-    fresh: dict[int, dict[str, tuple[int, list[int]]]],
-    skip: set[str],
-) -> dict[str, int]:
-    """Rewrite the shards of ``touched`` terms: entries of ``stale`` pages out, ``fresh``
-    ones in. Returns each touched term's new page count."""
-    by_shard: dict[str, list[str]] = {}
-    for term in touched:
-        by_shard.setdefault(shard_of(term, shards), []).append(term)
-    counts: dict[str, int] = {}
-    for name, names in by_shard.items():
-        shard = _read(old, layout.shard_file(name)) or {}
-        for term in names:
-            posting = shard.pop(term, None)
-            if isinstance(posting, str) and posting.startswith("@"):
-                skip.add(layout.long_file(posting[1:]))
-                posting = _read(old, layout.long_file(posting[1:]))
-                if posting is None:
-                    raise _Stale
-            entries = [e for e in decode_entries(posting) if e.doc not in stale] if posting else []
-            for doc_id, terms in fresh.items():
-                if term in terms:
-                    weight, positions = terms[term]
-                    entries.append(Entry(doc_id, weight, tuple(positions)))
-            entries.sort(key=lambda e: e.doc)
-            counts[term] = len(entries)
-            if entries:
-                _put_posting(out, shard, term, encode_entries(entries))
-        out.write(layout.shard_file(name), script("s/" + name, shard))
-    return counts
-
-
-def _rewrite_vocab(
-    out: _Writer, old: Path, vocab: int, counts: dict[str, int], skip: set[str]
-) -> None:
-    by_vocab: dict[str, list[str]] = {}
-    for term in counts:
-        if _is_word(term):
-            by_vocab.setdefault(shard_of(layout.vocab_key(term), vocab), []).append(term)
-    for name, names in by_vocab.items():
-        words = _read(old, layout.vocab_file(name)) or {}
-        for term in names:
-            words.pop(term, None)
-            if counts[term]:
-                words[term] = counts[term]
-        if words:
-            out.write(layout.vocab_file(name), script("w/" + name, words))
-        else:
-            skip.add(layout.vocab_file(name))
 
 
 def write_search_index(
@@ -283,10 +184,12 @@ def write_search_index(
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
     new_dir.mkdir(parents=True, exist_ok=True)
-    previous = _read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
+    previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
     done = False
     if previous is not None and old_dir is not None:
-        done = _update(docs, new_dir, old_dir, previous, stats)
+        from kbtool.search.update import update
+
+        done = update(docs, new_dir, old_dir, previous, stats)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)

@@ -186,7 +186,17 @@
           if (typeof posting === "string" && posting.startsWith("@")) {
             posting = await load("t/" + posting.slice(1));
           }
-          return typeof posting === "string" ? decodeEntries(posting) : new Map();
+          const entries = typeof posting === "string" ? decodeEntries(posting) : new Map();
+          if (meta.delta) {
+            // The update segment: pages edited since the main shards were written.
+            if (!meta.deadSet) meta.deadSet = new Set(meta.delta.dead);
+            for (const doc of [...entries.keys()]) if (meta.deadSet.has(doc)) entries.delete(doc);
+            const segment = (await load("x/" + shardOf(term, meta.delta.shards))) || {};
+            if (typeof segment[term] === "string" && Object.prototype.hasOwnProperty.call(segment, term)) {
+              for (const [doc, entry] of decodeEntries(segment[term])) entries.set(doc, entry);
+            }
+          }
+          return entries;
         })(),
       );
     }
@@ -194,9 +204,14 @@
   }
 
   async function expand(meta, prefix) {
-    const words = (await load("w/" + shardOf(Array.from(prefix).slice(0, 2).join(""), meta.vocab))) || {};
-    const found = Object.keys(words).filter((w) => w.startsWith(prefix));
-    found.sort((a, b) => words[b] - words[a] || (a < b ? -1 : a > b ? 1 : 0));
+    const main = (await load("w/" + shardOf(Array.from(prefix).slice(0, 2).join(""), meta.vocab))) || {};
+    const words = new Map(Object.entries(main));
+    if (meta.delta) {
+      const added = (await load("x/words")) || {};
+      for (const [word, count] of Object.entries(added)) words.set(word, (words.get(word) || 0) + count);
+    }
+    const found = [...words.keys()].filter((w) => w.startsWith(prefix));
+    found.sort((a, b) => words.get(b) - words.get(a) || (a < b ? -1 : a > b ? 1 : 0));
     return found.slice(0, MAX_EXPANSIONS);
   }
 
