@@ -52,13 +52,13 @@ def encode(numbers: Iterable[int]) -> str:
 
 
 @cache
-def _byte_table() -> tuple[bytes, ...]:
+def byte_table() -> tuple[bytes, ...]:
     return tuple(code.encode("ascii") for code in _table())
 
 
 def encode_bytes(numbers: Iterable[int]) -> bytes:
     """:func:`encode`, as ASCII bytes (what the index writer appends to its buffers)."""
-    table = _byte_table()
+    table = byte_table()
     size = len(table)
     return b"".join(table[n] if n < size else _encode(n).encode("ascii") for n in numbers)
 

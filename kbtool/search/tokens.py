@@ -73,8 +73,8 @@ def field_terms(text: str, start: int, unigrams: bool) -> FieldTerms:
             positions.setdefault(match.group(0), []).append(pos)
             pos += 1
             continue
-        for i in range(len(run) - 1):
-            positions.setdefault(run[i : i + 2], []).append(pos + i)
+        for at, gram in enumerate(map(str.__add__, run, run[1:]), pos):
+            positions.setdefault(gram, []).append(at)
         if unigrams:
             for i, char in enumerate(run):
                 positions.setdefault(char, []).append(pos + i)
