@@ -73,3 +73,31 @@ def test_no_index_exits_2_and_says_to_build(
     (tmp_path / "pyproject.toml").write_text("[tool.kbtool]\n")
     assert main(["-C", str(tmp_path), "search", "x"]) == 2
     assert "kbtool build" in capsys.readouterr().err
+
+
+def test_rebuild_after_an_edit_parses_only_that_page_for_search(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kbtool.search import site
+
+    for rel, text in PAGES.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB3 = "off" }\n')
+    assert main(["-C", str(tmp_path), "build"]) == 0
+    parsed: list[str] = []
+    tokens = site._tokens
+    monkeypatch.setattr(site, "_tokens", lambda c, p: parsed.append(p.path) or tokens(c, p))
+    page = tmp_path / "wiki/concepts/policy.md"
+    page.write_text(
+        page.read_text(encoding="utf-8") + "\n新加的一句：分块动作。\n", encoding="utf-8"
+    )
+    assert main(["-C", str(tmp_path), "build"]) == 0
+    assert parsed == ["wiki/concepts/policy.md"]
+    capsys.readouterr()
+    assert main(["-C", str(tmp_path), "search", "--format", "json", "分块动作"]) == 0
+    assert [r["path"] for r in json.loads(capsys.readouterr().out)["results"]] == [
+        "wiki/concepts/policy.md"
+    ]
+    assert main(["-C", str(tmp_path), "search", "--format", "json", "注意力"]) == 0
+    assert json.loads(capsys.readouterr().out)["total"] == 2

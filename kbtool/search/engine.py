@@ -10,6 +10,7 @@ element's terms. The page whose whole title is the query comes first, then score
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 from kbtool.search import layout
 from kbtool.search.codec import shard_of, unscript
 from kbtool.search.excerpt import Piece, excerpt
+from kbtool.search.pagefiles import decode_starts
 from kbtool.search.postings import SCALE, Entry, decode_entries
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import Element, Part, Query, parse_query
@@ -35,6 +37,7 @@ class IndexFiles:
         self._files: dict[str, Any] = {}
         self._lists: dict[str, dict[int, Entry]] = {}
         self._dead_ids: set[int] | None = None
+        self._starts: list[int] | None = None
         try:
             self.meta: dict[str, Any] = unscript((folder / layout.META).read_bytes())
         except (OSError, ValueError) as error:
@@ -84,7 +87,11 @@ class IndexFiles:
         return found[: layout.MAX_EXPANSIONS]
 
     def doc(self, doc_id: int) -> SearchDoc:
-        return SearchDoc.from_json(self.load(f"d/{doc_id}"))
+        if self._starts is None:
+            self._starts = decode_starts(self.meta.get("chunks", ""))
+        chunk = bisect.bisect_right(self._starts, doc_id) - 1
+        data = self.load(f"d/{chunk}")
+        return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
 
 
 def idf(pages: int, having: int) -> float:

@@ -6,8 +6,10 @@
                     the lists of common ones that share its shard;
 - ``w/<hex>.js``    the words (not CJK) by their first two characters, with their page
                     counts: what a last word typed as a prefix can expand to;
-- ``d/<id>.js``     one page's :class:`~kbtool.search.text.SearchDoc` (title, URL, excerpt
-                    text), loaded only for the results on screen;
+- ``d/<n>.js``      pages' :class:`~kbtool.search.text.SearchDoc` (title, URL, excerpt
+                    text), a few consecutive ids to a file (:mod:`kbtool.search.pagefiles`),
+                    loaded only for the results on screen;
+- ``x/<hex>.js``    the update segment (:mod:`kbtool.search.update`);
 - ``pages.json``    the page table: path -> id, digest, body length (for updates).
 """
 
@@ -51,10 +53,6 @@ def long_file(name: str) -> str:
 
 def vocab_file(name: str) -> str:
     return f"w/{name}.js"
-
-
-def doc_file(doc: int) -> str:
-    return f"d/{doc}.js"
 
 
 def vocab_key(word: str) -> str:

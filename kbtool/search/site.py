@@ -21,6 +21,7 @@ from kbtool.parse.frontmatter import blank_frontmatter
 from kbtool.parse.markdown import markdown_parser
 from kbtool.search import layout
 from kbtool.search.codec import unscript
+from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc, search_doc
 from kbtool.search.writer import SearchStats, write_search_index
 from kbtool.wiki import Wiki
@@ -51,22 +52,24 @@ def _previous(old: Path | None) -> dict[str, Any]:
     return origins if isinstance(origins, dict) else {}
 
 
-def _reused(old: Path, row: Any) -> SearchDoc | None:
+def _reader(old: Path | None) -> PageReader | None:
     try:
-        return SearchDoc.from_json(unscript((old / layout.doc_file(int(row[1]))).read_bytes()))
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return PageReader(old, unscript((old / layout.META).read_bytes())) if old else None
+    except (OSError, ValueError):
         return None
 
 
 def search_docs(config: Config, wiki: Wiki, old: Path | None) -> dict[str, SearchDoc]:
     """Every page's SearchDoc, taken from the index in ``old`` where the page is unchanged."""
     previous = _previous(old)
+    reader = _reader(old) if previous else None
     docs: dict[str, SearchDoc] = {}
     for path, page in wiki.pages.items():
         row = previous.get(path)
         doc = None
-        if old is not None and isinstance(row, list) and row and row[0] == page.digest:
-            doc = _reused(old, row)
+        if reader and isinstance(row, list) and len(row) == 2 and row[0] == page.digest:
+            doc = reader.doc(int(row[1]))
+            doc = doc if doc is not None and doc.path == path else None
         docs[path] = doc if doc is not None else search_doc(page, _tokens(config, page))
     return docs
 

@@ -13,11 +13,14 @@ pages the index is written from scratch, which empties it.
 
 from __future__ import annotations
 
+import bisect
+from math import inf
 from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import script
+from kbtool.search.pagefiles import chunk_files
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import SearchStats, Writer, collect, doc_digest, write_lists, write_tables
 
@@ -27,11 +30,52 @@ MAX_SEGMENT = 0.01
 _SEGMENT_SHARD = 16_000
 
 
+def _page_files(folder: Path) -> list[str]:
+    return [f"d/{p.name}" for p in (folder / "d").glob("*.js")]
+
+
+def _chunk_number(name: str) -> int:
+    return int(name.removeprefix("d/").removesuffix(".js"))
+
+
+def _chunk_of(starts: list[int], doc_id: int) -> int:
+    return bisect.bisect_right(starts, doc_id) - 1
+
+
 def _segment_shards(size: int) -> int:
     count = 1
     while count * _SEGMENT_SHARD < size and count < 256:
         count *= 2
     return count
+
+
+def _write_page_files(
+    out: Writer,
+    old: Path,
+    docs: dict[str, SearchDoc],
+    table: dict[str, list[Any]],
+    segment: dict[str, list[Any]],
+    previous: dict[str, Any],
+    main_starts: list[int],
+) -> tuple[list[int], set[str]]:
+    """Write the page files the update changes: the main part's files of the pages edited now
+    or in the previous segment (to undo those), whole, from the pages; then files for the
+    pages added since. Returns the first ids of all files, and the old files not to keep."""
+    skip = {n for n in _page_files(old) if _chunk_number(n) >= len(main_starts)}
+    refresh = {row[0] for row in segment.values()}
+    refresh |= {row[0] for row in previous.get("delta", {}).values()}
+    paths_by_id = {row[0]: path for path, row in table.items()}
+    first_new = max(paths_by_id, default=-1) + 1
+    for chunk in sorted({_chunk_of(main_starts, i) for i in refresh if i < first_new}):
+        stop = main_starts[chunk + 1] if chunk + 1 < len(main_starts) else first_new
+        ids = range(main_starts[chunk], stop)
+        _, files = chunk_files(((i, docs.get(paths_by_id.get(i, ""))) for i in ids), chunk, inf)
+        out.write(*files[0])
+    added = sorted((row[0], docs[p]) for p, row in segment.items() if row[0] >= first_new)
+    new_starts, files = chunk_files(added, len(main_starts))
+    for name, content in files:
+        out.write(name, content)
+    return main_starts + new_starts, skip
 
 
 def update(
@@ -52,21 +96,15 @@ def update(
         return False
     out = Writer(folder, stats)
     stats.changed_pages = len(changed) + len(removed)
-    next_id = max((row[0] for row in table.values()), default=-1) + 1
+    next_id = max((row[0] for row in table.values()), default=-1) + 1  # new pages from here
     segment: dict[str, list[Any]] = {}
     for path in changed:
         doc_id = table[path][0] if path in table else next_id
         next_id += path not in table
         segment[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
     dead = sorted({table[p][0] for p in changed + removed if p in table})
-    skip = {layout.doc_file(table[p][0]) for p in removed}
-    # Pages of the previous segment: their files are rewritten (or dropped) from the pages.
-    for path, row in previous.get("delta", {}).items():
-        skip.add(layout.doc_file(row[0]))
-        if path in docs and path not in segment:
-            out.write(layout.doc_file(row[0]), script(f"d/{row[0]}", docs[path].to_json()))
-    for path, row in segment.items():
-        out.write(layout.doc_file(row[0]), script(f"d/{row[0]}", docs[path].to_json()))
+    main_starts: list[int] = previous["main_chunks"]
+    starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
     by_id = sorted((row[0], docs[path]) for path, row in segment.items())
     lists = collect(by_id, previous["average"])
     shards = _segment_shards(sum(len(entry[0]) for entry in lists.values()))
@@ -74,6 +112,7 @@ def update(
     out.write("x/words.js", script("x/words", words))
     data = {k: previous[k] for k in ("table", "average", "shards", "vocab")}
     data |= {"delta": segment, "dead": dead, "delta_shards": shards}
+    data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
     for file in old.rglob("*.js"):
         name = file.relative_to(old).as_posix()

@@ -21,6 +21,7 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import script, shard_of, unscript
+from kbtool.search.pagefiles import chunk_files, encode_starts
 from kbtool.search.postings import append_entry, doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import CJK_SET, TITLE_KEY
@@ -97,6 +98,7 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     count, shard counts, and the state of the update segment if there is one."""
     meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
     meta |= {"shards": data["shards"], "vocab": data["vocab"]}
+    meta["chunks"] = encode_starts(data["chunks"])
     if "delta" in data:
         meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
     out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
@@ -143,10 +145,12 @@ def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
     shards = layout.shard_count(len(paths))
     vocab = layout.vocab_count(shards)
     average = _average(docs.values())
-    table: dict[str, list[Any]] = {}
-    for doc_id, path in enumerate(paths):
-        out.write(layout.doc_file(doc_id), script(f"d/{doc_id}", docs[path].to_json()))
-        table[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
+    table = {
+        path: [i, doc_digest(docs[path]), len(docs[path].body)] for i, path in enumerate(paths)
+    }
+    starts, files = chunk_files((i, docs[p]) for i, p in enumerate(paths))
+    for name, content in files:
+        out.write(name, content)
     lists = collect(((i, docs[p]) for i, p in enumerate(paths)), average)
     counts = write_lists(out, lists, "s", shards, long_lists=True)
     del lists
@@ -156,7 +160,7 @@ def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
     for name, group in words.items():
         out.write(layout.vocab_file(name), script("w/" + name, group))
     data = {"table": table, "average": average, "shards": shards, "vocab": vocab}
-    write_tables(out, data, len(docs))
+    write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
 
 
 def read_table(old: Path) -> dict[str, Any] | None:

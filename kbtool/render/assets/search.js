@@ -5,7 +5,7 @@
  * scripts that call __kbSearch(name, data): loading them with <script> works from a static
  * host and from a folder opened in the browser (file://), where fetch() of local files does
  * not. A query loads meta.js, the shards of its terms, long posting lists of their own, and
- * the page files (d/<id>.js) of the results on screen, nothing else.
+ * the page files (d/<n>.js) of the results on screen, and the update segment (x/), if any.
  *
  * Everything is put on the page with textContent: titles and excerpts come from pages and
  * are never parsed as HTML.
@@ -284,7 +284,7 @@
     const meta = await load("meta");
     if (!meta) throw new Error("no search index");
     const query = parseQuery(text);
-    if (!query.parts.length) return { query, docs: [] };
+    if (!query.parts.length) return { meta, query, docs: [] };
     // Start every download the query needs at once; postings() keeps the promises.
     for (const p of query.parts) for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0]);
     const titled = postings(meta, query.title);
@@ -297,7 +297,7 @@
         for (const [doc, s] of scores) if (found.has(doc)) next.set(doc, s + found.get(doc));
         scores = next;
       }
-      if (!scores.size) return { query, docs: [] };
+      if (!scores.size) return { meta, query, docs: [] };
     }
     const title = await titled;
     const key = (d) => [title.has(d) ? 0 : 1, -Math.floor(scores.get(d) * 1e6 + 0.5), d];
@@ -305,7 +305,7 @@
       const [x, y] = [key(a), key(b)];
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
     });
-    return { query, docs };
+    return { meta, query, docs };
   }
 
   // -- excerpt.py ---------------------------------------------------------------------------
@@ -360,12 +360,35 @@
     return pieces;
   }
 
+  // -- pagefiles.py: the pages' own files, a few consecutive ids to a file -----------------
+
+  function starts(meta) {
+    if (!meta.starts) {
+      let at = 0;
+      meta.starts = decode(meta.chunks || "").map((delta) => (at += delta));
+    }
+    return meta.starts;
+  }
+
+  async function pageOf(meta, id) {
+    const first = starts(meta);
+    let lo = 0;
+    let hi = first.length; // the last file whose first id is <= id
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (first[mid] <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    const data = await load("d/" + (lo - 1));
+    return data ? data.docs[id - data.first] : null;
+  }
+
   /** Run a search: its total and `count` results from `offset`, with their excerpts. */
   async function search(text, offset = 0, count = PAGE) {
     const ranked = await rank(text);
     const needles = ranked.query.parts.flatMap((p) => p.needles);
     const chosen = ranked.docs.slice(offset, offset + count);
-    const docs = await Promise.all(chosen.map((id) => load("d/" + id)));
+    const docs = await Promise.all(chosen.map((id) => pageOf(ranked.meta, id)));
     const results = docs.filter(Boolean).map((doc) => ({
       path: doc.path,
       url: new URL(doc.url.split("/").map(encodeURIComponent).join("/"), ROOT).href,
