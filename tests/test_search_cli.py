@@ -67,6 +67,11 @@ def test_nothing_found_exits_1(repo: Path, capsys: pytest.CaptureFixture[str]) -
     assert json.loads(capsys.readouterr().out) == {"query": "!!!", "total": 0, "results": []}
 
 
+def test_undecodable_argv_is_answered(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["-C", str(repo), "search", "--format", "json", "\udcff注意力"]) in (0, 1)
+    assert json.loads(capsys.readouterr().out)["query"] == "\ufffd注意力"
+
+
 def test_no_index_exits_2_and_says_to_build(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

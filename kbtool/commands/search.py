@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 
 from kbtool.commands import load_project_config
@@ -36,7 +37,8 @@ def _excerpt(hit: Hit, colour: bool) -> str:
 def run(args: argparse.Namespace) -> int:
     config = load_project_config(args)
     folder = config.root / config.site_dir / layout.FOLDER
-    query = " ".join(args.query)
+    # Undecodable bytes in argv arrive as lone surrogates, which cannot be printed back.
+    query = re.sub("[\ud800-\udfff]", "\ufffd", " ".join(args.query))
     try:
         index = IndexFiles(folder)
     except IndexMissing:
