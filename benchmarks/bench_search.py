@@ -53,17 +53,22 @@ from kbtool.search.tokens import CJK, TOKEN  # noqa: E402
 from kbtool.search.writer import write_search_index  # noqa: E402
 
 PYPROJECT = '[tool.kbtool]\nsite-title = "Synthetic"\nseverity = { KB2 = "warning", KB3 = "off" }\n'
+# Run in a fresh interpreter: a forked child would inherit the benchmark's peak RSS (Linux
+# keeps ru_maxrss across exec), so the peak is read from VmHWM, which exec resets.
 _PEAK = """
-import pickle, resource, sys, time
+import pickle, sys, time
 from pathlib import Path
 from kbtool.search.writer import write_search_index
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
 docs = pickle.loads(Path(sys.argv[1]).read_bytes())
-base = int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize() // 1024
+base = status("VmRSS")
 started = time.perf_counter()
 write_search_index(docs, Path(sys.argv[2]))
 elapsed = time.perf_counter() - started
-peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-print(base, peak, elapsed)
+print(base, status("VmHWM"), elapsed)
 """
 
 
@@ -106,7 +111,7 @@ def queries(docs: dict[str, SearchDoc], count: int = 50, seed: int = 1) -> list[
     chosen += rng.sample(long_words, min(4, len(long_words)))  # rare words, likely
     chosen += [w[:3] for w in rng.sample(long_words, min(3, len(long_words)))]  # prefixes
     chosen += ["VLA 模型", "diffusion policy", '"action chunking"', "注意力 Transformer", "RL 策略"]
-    return chosen[:count]
+    return list(dict.fromkeys(chosen))[:count]
 
 
 def query_downloads(folder: Path, site: Path, asked: list[str]) -> list[tuple[str, int, int]]:
