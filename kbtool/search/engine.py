@@ -86,12 +86,15 @@ class IndexFiles:
         found = sorted((w for w in words if w.startswith(prefix)), key=lambda w: (-words[w], w))
         return found[: layout.MAX_EXPANSIONS]
 
-    def doc(self, doc_id: int) -> SearchDoc:
+    def doc(self, doc_id: int) -> SearchDoc | None:
         if self._starts is None:
             self._starts = decode_starts(self.meta.get("chunks", ""))
         chunk = bisect.bisect_right(self._starts, doc_id) - 1
         data = self.load(f"d/{chunk}")
-        return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
+        try:
+            return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
+        except (TypeError, KeyError, IndexError, ValueError):  # a damaged index: skip the page
+            return None
 
 
 def idf(pages: int, having: int) -> float:
@@ -198,7 +201,8 @@ def hits(index: IndexFiles, ranked: Ranked, start: int = 0, count: int | None = 
     out = []
     for doc_id in chosen:
         doc = index.doc(doc_id)
-        out.append(Hit(doc, tuple(excerpt(doc, wanted))))
+        if doc is not None:
+            out.append(Hit(doc, tuple(excerpt(doc, wanted))))
     return out
 
 

@@ -134,8 +134,9 @@ def write_lists(
             shard[term] = posting.decode("ascii")
         if _is_word(term):
             words[term] = count
-    for name, shard in by_shard.items():
-        out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", shard))
+    for number in range(shards):  # every shard, empty or not: a missing file is a 404
+        name = f"{number:x}"
+        out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", by_shard.get(name, {})))
     return words
 
 
@@ -157,8 +158,9 @@ def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
     words: dict[str, dict[str, int]] = {}
     for word, count in counts.items():
         words.setdefault(shard_of(layout.vocab_key(word), vocab), {})[word] = count
-    for name, group in words.items():
-        out.write(layout.vocab_file(name), script("w/" + name, group))
+    for number in range(vocab):
+        name = f"{number:x}"
+        out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
     data = {"table": table, "average": average, "shards": shards, "vocab": vocab}
     write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
 
