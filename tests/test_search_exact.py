@@ -72,6 +72,9 @@ def _query(data: st.DataObject, docs: list[SearchDoc]) -> str:
         run = data.draw(st.sampled_from(runs))
         start = data.draw(st.integers(0, len(run) - 1))
         choices.append(run[start : start + data.draw(st.integers(1, 5))])
+    if len(runs) > 1:  # the end of one run and the start of the next: never one run
+        i = data.draw(st.integers(0, len(runs) - 2))
+        choices.append(runs[i][-2:] + runs[i + 1][:2])
     count = data.draw(st.integers(1, 2))
     return " ".join(data.draw(st.sampled_from(choices)) for _ in range(count))
 
@@ -103,3 +106,19 @@ def test_known_substrings() -> None:
         assert found(folder, "人形机器") == ["wiki/a.md"]
         assert found(folder, "缩放点积") == ["wiki/a.md"]
         assert found(folder, "注意力") == ["wiki/a.md"]
+
+
+def test_runs_apart_are_not_one_run() -> None:
+    docs = [
+        doc("wiki/a.md", "a", "强化。学习，机器人"),
+        doc("wiki/b.md", "b", "深度强化学习机器人"),
+        doc("wiki/c.md", "c", "强化 学习 VLA模型 sim2real 机器"),
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = build(Path(tmp) / "search", docs)
+        assert found(folder, "强化学习") == ["wiki/b.md"]  # 强化 and 学习, two apart, in a
+        assert found(folder, "化学习机") == ["wiki/b.md"]
+        assert found(folder, "强化学习机器人") == ["wiki/b.md"]
+        assert set(found(folder, "强化 学习")) == {"wiki/a.md", "wiki/b.md", "wiki/c.md"}
+        assert found(folder, "vla模型") == ["wiki/c.md"]
+        assert found(folder, "模型sim2real") == ["wiki/c.md"]  # space and no space alike

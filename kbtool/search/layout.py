@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from kbtool.search.codec import fnv1a
 
-VERSION = 1
+VERSION = 2
 FOLDER = "search"
 META = "meta.js"
 TABLE = "pages.json"

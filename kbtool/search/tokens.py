@@ -5,10 +5,11 @@ Both sides use one token stream. Text is lower-cased, then read as a sequence of
 - a **word** is a run of letters and digits that are not CJK (``sim2real``, ``π0``, ``rt``
   and ``2`` of ``RT-2``; ``_`` splits, so ``d_model`` is ``d`` ``model``); one position each;
 - a **CJK run** (ideographs, kana, Hangul) takes one position per character and is indexed as
-  its overlapping **bigrams**, each at the position of its first character. A query run of two
-  or more characters is then its bigrams at consecutive positions, which is true exactly when
-  the text contains the run: substring semantics, as Lucene's CJK analyser gives. Punctuation
-  ends a run, so ``注意。意力`` does not contain ``注意力``.
+  its overlapping **bigrams**, each at the position of its first character, and a run is
+  followed by a gap of one position. A query run of two or more characters is then its
+  bigrams at their offsets from one position, which is true exactly when the text contains
+  the run: substring semantics, as Lucene's CJK analyser gives. Punctuation ends a run, so
+  ``注意。意力`` does not contain ``注意力``.
 - single CJK characters are indexed too, but only in the title, tags and summary, where a
   one-character query is answered.
 
@@ -78,7 +79,7 @@ def field_terms(text: str, start: int, unigrams: bool) -> FieldTerms:
         if unigrams:
             for i, char in enumerate(run):
                 positions.setdefault(char, []).append(pos + i)
-        pos += len(run)
+        pos += len(run) + 1  # a gap: what follows a run is never adjacent to it
     return FieldTerms(positions, pos - start)
 
 
@@ -110,6 +111,20 @@ class Query:
     title: str  # the title key a query equal to a title finds
 
 
+def _cover(length: int) -> list[int]:
+    """Offsets of the bigrams that pin down a run of ``length`` characters: every other one
+    and the last, since runs are set apart by a gap (``强化学习`` is 强化 at p and 学习 at
+    p + 2), so a query downloads fewer posting lists.
+
+    >>> _cover(1), _cover(2), _cover(3), _cover(4), _cover(5)
+    ([0], [0], [0, 1], [0, 2], [0, 2, 3])
+    """
+    offsets = list(range(0, max(length - 1, 1), 2))
+    if length > 2 and offsets[-1] != length - 2:
+        offsets.append(length - 2)
+    return offsets
+
+
 def _part(text: str, prefix_last: bool) -> Part | None:
     elements: list[Element] = []
     needles: list[str] = []
@@ -121,14 +136,13 @@ def _part(text: str, prefix_last: bool) -> Part | None:
             elements.append(Element(pos, (word,)))
             needles.append(word)
             pos += 1
-        elif len(run) == 1:
-            elements.append(Element(pos, (run,)))
-            needles.append(run)
-            pos += 1
         else:
-            elements += [Element(pos + i, (run[i : i + 2],)) for i in range(len(run) - 1)]
+            elements += [
+                Element(pos + i, (run[i : i + 2] if len(run) > 1 else run,))
+                for i in _cover(len(run))
+            ]
             needles.append(run)
-            pos += len(run)
+            pos += len(run) + 1
     if not elements:
         return None
     last = elements[-1]
@@ -141,7 +155,7 @@ def parse_query(text: str) -> Query:
     """What ``text`` asks for. Never raises; a query with no words has no parts.
 
     >>> [len(p.elements) for p in parse_query('人形机器 "diffusion policy" sim2').parts]
-    [3, 2, 1]
+    [2, 2, 1]
     """
     text = normalise(text[:MAX_QUERY])
     typing = bool(text) and not text[-1].isspace() and not _QUOTES.match(text[-1])

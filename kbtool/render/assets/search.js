@@ -74,6 +74,14 @@
 
   const titleKey = (title) => "=" + normalise(title).split(/\s+/).filter(Boolean).join(" ");
 
+  /** Offsets of the bigrams that pin down a run: every other one, and the last. */
+  function cover(length) {
+    const offsets = [];
+    for (let i = 0; i < Math.max(length - 1, 1); i += 2) offsets.push(i);
+    if (length > 2 && offsets[offsets.length - 1] !== length - 2) offsets.push(length - 2);
+    return offsets;
+  }
+
   function part(text, prefixLast) {
     const elements = [];
     const needles = [];
@@ -84,16 +92,12 @@
         elements.push({ offset: pos, terms: [m[0]], prefix: "" });
         needles.push(m[0]);
         pos += 1;
-      } else if (run.length === 1) {
-        elements.push({ offset: pos, terms: [run], prefix: "" });
-        needles.push(run);
-        pos += 1;
       } else {
-        for (let i = 0; i + 1 < run.length; i++) {
-          elements.push({ offset: pos + i, terms: [run.slice(i, i + 2)], prefix: "" });
+        for (const i of cover(run.length)) {
+          elements.push({ offset: pos + i, terms: [run.length > 1 ? run.slice(i, i + 2) : run], prefix: "" });
         }
         needles.push(run);
-        pos += run.length;
+        pos += run.length + 1;
       }
     }
     if (!elements.length) return null;
