@@ -1,315 +1,301 @@
-"""Benchmark the site search: index time and size, and what a reader downloads for one query.
+"""Benchmark the site search on a synthetic wiki (benchmarks/synth.py): its cost at build
+time, after a one-page edit, on disk, in memory, and what a reader downloads for one query.
 
-Generates the deterministic synthetic wiki (benchmarks/synth.py, default 10,000 pages), renders
-each page to the HTML the site's templates produce for search (title, summary, body inside
-``data-pagefind-body``), builds the index with ``kbtool.render.search.build_search_index`` and
-then, in headless Chromium against a local server that counts every byte it sends, runs each
-query with a cold cache as a reader would: page load, then typing the query (the as-you-type
-list of 8 results) and opening search.html?q= (the first 10 results).
+From one run it prints:
+  parse + render   the cold build's load and render stages (the ratio's base)
+  search stage     the whole search stage of that build, with the second parse of each page
+                   that it does until the load stage hands over its tokens
+  index, cold      building the index from the pages' tokens: SearchDocs + writing the files
+                   (what the stage costs once the single parse provides the tokens)
+  one-page update  the index updated after one page had a sentence added, and the whole
+                   search stage of the rebuild after that edit
+  peak memory      peak RSS of a process that writes the index of all pages (and its rise
+                   over the same process with the pages loaded)
+  on disk          the index's bytes against the site's HTML
+  per query        gzip bytes that one query downloads with a cold cache, beyond the search
+                   page itself (meta, shards, long lists, prefix words, the first 10 results'
+                   page files), median and 95th percentile over about 50 queries
+  first results    (--browser) ms from the last keystroke to results on screen in Chromium,
+                   served locally with a warm HTTP cache (the client waits 60 ms for typing
+                   to pause: included)
+Targets (for 7,000 real-density pages): index ≤ 10% of parse + render; update ≤ 0.3 s;
+median ≤ 80 KB and p95 ≤ 160 KB per query; ≤ 150 ms to results; ≤ 300 MB; index ≤ HTML.
 
-synth.py draws its Chinese from 50 words, each on about 75% of the pages: a tiny vocabulary,
-and the longest posting lists a query can meet. ``--extra-chars N`` adds about N characters of
-real prose to each page: sentences of the bundled wiki and sources, drawn at random.
-``--random-words`` draws 2-4 character "words" from the corpus's character frequencies
-instead: far more distinct bigrams than real prose has, a pessimistic bound for index size,
-time and Pagefind's memory. Both keep synth.py's text, so the queried words stay on most pages.
-
-``--topics K`` replaces each page's text with ``--extra-chars`` characters of real sentences,
-30% of them as written and 70% in the page's "topic": the same sentences with their characters
-permuted by one of K fixed permutations. A wiki's vocabulary then grows with its size, and a
-term such as 位置编码 is on a fraction of the pages (about a quarter at 1,500 characters), as in
-a real wiki, instead of on nearly all of them.
-
-    python benchmarks/bench_search.py [-n 10000] [--extra-chars 1500 [--random-words |
-                                      --topics 100]] [--workdir DIR]
+    python benchmarks/bench_search.py [-n 2000] [--jobs N] [--browser] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
-import collections
-import functools
 import gzip
-import html
-import http.server
+import json
+import pickle
 import random
-import re
-import resource
+import statistics
+import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
-
-import yaml
-from markdown_it import MarkdownIt
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
 
-from kbtool.config import Config  # noqa: E402
-from kbtool.render.search import build_search_index  # noqa: E402
-from kbtool.render.search_grams import CJK_CHARS  # noqa: E402
+from kbtool.config import load_config  # noqa: E402
+from kbtool.load import load_wiki  # noqa: E402
+from kbtool.render.build import build_site  # noqa: E402
+from kbtool.search import layout  # noqa: E402
+from kbtool.search.engine import IndexFiles, hits, rank  # noqa: E402
+from kbtool.search.site import _tokens  # noqa: E402
+from kbtool.search.text import SearchDoc, search_doc  # noqa: E402
+from kbtool.search.tokens import CJK, TOKEN  # noqa: E402
+from kbtool.search.writer import write_search_index  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
-QUERIES = ("注意力", "位置编码", "多头", "缩放点积", "人形", "Transformer", "attention", "模仿学习")
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-PAGE = """<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>{title}</title>
-<script src="{root}assets/search.js" defer></script></head><body>
-<header><form id="search" role="search" action="{root}search.html"><input type="search" name="q">
-</form><div id="search-results"></div></header>
-<main id="content" data-pagefind-body><h1 data-pagefind-meta="title" data-pagefind-weight="10">
-{title}</h1><p class="summary" data-pagefind-meta="summary" data-pagefind-weight="5">{summary}</p>
-{body}</main></body></html>"""
-SEARCH_PAGE = """<!doctype html><html lang="zh"><head><meta charset="utf-8"><title>search</title>
-<script src="assets/search.js" defer></script></head><body><header><form id="search"
-role="search" action="search.html"><input type="search" name="q"></form></header>
-<main id="content"><div id="search-results"></div></main></body></html>"""
-
-
-def _corpus() -> str:
-    return "".join(
-        p.read_text(encoding="utf-8")
-        for p in sorted(REPO.glob("*/**/*.md"))
-        if p.parts[len(REPO.parts)] in ("wiki", "sources")
-    )
+PYPROJECT = '[tool.kbtool]\nsite-title = "Synthetic"\nseverity = { KB2 = "warning", KB3 = "off" }\n'
+# Run in a fresh interpreter: a forked child would inherit the benchmark's peak RSS (Linux
+# keeps ru_maxrss across exec), so the peak is read from VmHWM, which exec resets.
+_PEAK = """
+import pickle, sys, time
+from pathlib import Path
+from kbtool.search.writer import write_search_index
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+docs = pickle.loads(Path(sys.argv[1]).read_bytes())
+base = status("VmRSS")
+started = time.perf_counter()
+write_search_index(docs, Path(sys.argv[2]))
+elapsed = time.perf_counter() - started
+print(base, status("VmHWM"), elapsed)
+"""
 
 
-def _sentences() -> list[str]:
-    """Sentences of the bundled wiki and sources that are mostly Chinese prose."""
-    found = []
-    for sentence in re.split(r"(?<=[。！？])|\n", _corpus()):
-        sentence = sentence.strip(" -*>#|")
-        if len(re.findall(f"[{CJK_CHARS}]", sentence)) >= 8 and "$" not in sentence:
-            found.append(sentence)
-    return found
+class _Recording(IndexFiles):
+    """Index files that remember which files a query read."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(folder)
+        self.read: set[str] = {"meta"}
+
+    def load(self, name: str) -> Any:
+        self.read.add(name)
+        return super().load(name)
 
 
-def _extra(rng: random.Random, pool: list[str], n: int, random_words: bool) -> str:
-    parts, size = [], 0
-    while size < n:
-        if random_words:
-            part = "".join(rng.choice(pool) for _ in range(rng.randint(2, 4)))
-        else:
-            part = rng.choice(pool)
-        parts.append(part)
-        size += len(part)
-    return ("，" if random_words else "").join(parts) + "。"
+def _gzip_size(path: Path, cache: dict[Path, int]) -> int:
+    if path not in cache:
+        cache[path] = len(gzip.compress(path.read_bytes(), 6)) if path.is_file() else 0
+    return cache[path]
 
 
-def _topics(sentences: list[str], count: int) -> list[list[str]]:
-    """The sentences, and ``count - 1`` copies with their CJK characters permuted."""
-    chars = sorted({c for s in sentences for c in re.findall(f"[{CJK_CHARS}]", s)})
-    pools = [sentences]
-    for topic in range(1, count):
-        shuffled = chars[:]
-        random.Random(topic).shuffle(shuffled)
-        table = str.maketrans(dict(zip(chars, shuffled, strict=True)))
-        pools.append([s.translate(table) for s in sentences])
-    return pools
+def queries(docs: dict[str, SearchDoc], count: int = 50, seed: int = 1) -> list[str]:
+    """A fixed mix of queries of all lengths, common and rare: synth's CJK words and English
+    terms, pieces of them, words drawn from the pages, prefixes, and two-word queries."""
+    rng = random.Random(seed)
+    chosen: list[str] = list(synth.WORDS[:12]) + [t for t in synth.TERMS[:8]]
+    chosen += ["意力", "化学习", "人形机器", "缩放点积", "模仿", "机", "编"]
+    texts = [d.title + " " + d.body for d in docs.values()]
+    runs: list[str] = []
+    words: list[str] = []
+    for text in rng.sample(texts, min(200, len(texts))):
+        for match in TOKEN.finditer(text):
+            (runs if match.group(1) else words).append(match.group(0))
+    long_runs = [r for r in runs if len(r) >= 4]
+    while len(chosen) < count - 12:
+        run = rng.choice(long_runs)
+        start = rng.randrange(len(run) - 1)
+        chosen.append(run[start : start + rng.choice((2, 2, 3, 4))])
+    long_words = [w for w in words if len(w) >= 4 and not any(c in CJK for c in w)]
+    chosen += rng.sample(long_words, min(4, len(long_words)))  # rare words, likely
+    chosen += [w[:3] for w in rng.sample(long_words, min(3, len(long_words)))]  # prefixes
+    chosen += ["VLA 模型", "diffusion policy", '"action chunking"', "注意力 Transformer", "RL 策略"]
+    return list(dict.fromkeys(chosen))[:count]
 
 
-def _topical(rng: random.Random, pools: list[list[str]], topic: int, n: int) -> str:
-    parts, size = [], 0
-    while size < n:
-        pool = pools[0] if rng.random() < 0.3 else pools[topic % len(pools)]
-        parts.append(rng.choice(pool))
-        size += len(parts[-1])
-    return "\n\n".join(parts)
+def query_downloads(folder: Path, site: Path, asked: list[str]) -> list[tuple[str, int, int]]:
+    """(query, total, gzip bytes) for each query, cold cache each time."""
+    sizes: dict[Path, int] = {}
+    out = []
+    for query in asked:
+        index = _Recording(folder)
+        ranked = rank(index, query)
+        hits(index, ranked, 0, 10)
+        size = sum(_gzip_size(folder / f"{name}.js", sizes) for name in index.read)
+        out.append((query, ranked.total, size))
+    return out
 
 
-def render(
-    wiki: Path, site: Path, extra_chars: int, random_words: bool = False, topics: int = 0
-) -> int:
-    """Render every synthetic page to search-ready HTML; return the number of pages."""
-    md = MarkdownIt("commonmark").enable("table")
-    rng = random.Random(1)
-    pool: list[str] = []
-    if extra_chars:
-        pool = re.findall(f"[{CJK_CHARS}]", _corpus()) if random_words else _sentences()
-    pools = _topics(pool, topics) if topics else []
-    count = 0
-    for path in sorted(wiki.rglob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        meta: dict[str, object] = {}
-        if text.startswith("---\n"):
-            _, front, text = text.split("---\n", 2)
-            meta = yaml.safe_load(front) or {}
-        heading = re.search(r"^# (.+)$", text, re.M)
-        title = heading.group(1) if heading else path.stem
-        if heading:
-            text = text.replace(heading.group(0), "", 1)
-        summary = str(meta.get("summary", ""))
-        if topics:
-            text = _topical(rng, pools, count, extra_chars)
-            summary = text.split("\n", 1)[0]
-        elif extra_chars:
-            text += "\n\n" + _extra(rng, pool, extra_chars, random_words) + "\n"
-        rel = path.relative_to(wiki).with_suffix(".html")
-        out = site / rel
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(
-            PAGE.format(
-                title=html.escape(title),
-                root="../" * (len(rel.parts) - 1),
-                summary=html.escape(summary),
-                body=md.render(text),
-            ),
-            encoding="utf-8",
-        )
-        count += 1
-    (site / "search.html").write_text(SEARCH_PAGE, encoding="utf-8")
-    assets = site / "assets"
-    assets.mkdir(exist_ok=True)
-    for name in ("search.js", "search.css"):
-        (assets / name).write_bytes((REPO / "kbtool/render/assets" / name).read_bytes())
-    return count
-
-
-class _Counting(http.server.SimpleHTTPRequestHandler):
-    sent: list[tuple[str, bytes]] = []
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-    def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
-        data = source.read()
-        self.sent.append((self.path.split("?")[0], data))
-        outputfile.write(data)
-
-
-def _kind(path: str) -> str:
-    for key in (
-        ".pf_meta",
-        ".pf_index",
-        ".pf_fragment",
-        "pagefind-entry.json",
-        "pagefind.js",
-        "pagefind-worker.js",
-        ".pagefind",
-    ):
-        if path.endswith(key):
-            return {
-                "pagefind.js": "engine js",
-                "pagefind-worker.js": "engine js",
-                ".pagefind": "engine wasm",
-                "pagefind-entry.json": "meta",
-            }.get(key, key[4:])
-    return "page"
-
-
-def measure(site: Path, first_page: str) -> None:
+def first_results_ms(site: Path, asked: list[str]) -> list[float]:
+    """Milliseconds from the last keystroke to results, in Chromium, warm HTTP cache."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from _browser import ARGS, CHROMIUM, static_server
     from playwright.sync_api import sync_playwright
 
-    handler = functools.partial(_Counting, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_port}/"
-    print(
-        f"{'query':<14}{'view':<10}{'hits':>6}  {'total KB raw/gz':>16}  by kind (KB, gzip where "
-        "a host would compress)"
-    )
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path="/usr/bin/chromium", args=CHROMIUM_ARGS)
-        for query in QUERIES:
-            for view in ("typing", "page"):
-                context = browser.new_context()  # cold cache for every measurement
-                page = context.new_page()
-                _Counting.sent = []
-                if view == "typing":
-                    page.goto(base + first_page)
-                    page.wait_for_load_state("networkidle")
-                    _Counting.sent = []
-                    page.fill("#search input", query)
-                    page.wait_for_selector("#search-results .search-status", timeout=30000)
-                else:
-                    page.goto(base + "search.html?q=" + query)
-                    page.wait_for_selector(
-                        'main #search-results[aria-busy="false"] .search-status', timeout=30000
-                    )
+    timings = []
+    with static_server(site) as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        page = browser.new_page()
+        for query in asked:
+            for _ in range(2):  # the first visit fills the HTTP cache, the second is measured
+                page.goto(base + "index.html")
                 page.wait_for_load_state("networkidle")
-                hits = page.locator("#search-results .search-hit").count()
-                status = page.locator("#search-results .search-status").first.inner_text()
-                context.close()
-                kinds: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-                for path, data in _Counting.sent:
-                    kind = _kind(path)
-                    packed = (
-                        len(data)
-                        if path.endswith((".pf_meta", ".pf_index", ".pf_fragment"))
-                        else len(gzip.compress(data))
-                    )
-                    kinds[kind][0] += len(data)
-                    kinds[kind][1] += packed
-                raw = sum(v[0] for k, v in kinds.items() if k != "page") / 1024
-                packed = sum(v[1] for k, v in kinds.items() if k != "page") / 1024
-                detail = ", ".join(
-                    f"{k} {v[1] / 1024:.0f}" for k, v in sorted(kinds.items()) if k != "page"
+                ms = page.evaluate(
+                    """(q) => new Promise((done) => {
+                      const input = document.getElementById("search-input");
+                      const box = document.getElementById("search-results");
+                      const seen = new MutationObserver(() => {
+                        if (box.querySelector(".search-status")) {
+                          seen.disconnect(); done(performance.now() - t0);
+                        }
+                      });
+                      seen.observe(box, { childList: true, subtree: true });
+                      input.value = q;
+                      const t0 = performance.now();
+                      input.dispatchEvent(new Event("input"));
+                    })""",
+                    query,
                 )
-                print(
-                    f"{query:<14}{view:<10}{hits:>6}  {raw:>7.0f} / {packed:<6.0f}  {detail}"
-                    f"   [{status}]"
-                )
+            timings.append(ms)
         browser.close()
-    server.shutdown()
+    return timings
 
 
-def run(root: Path, n: int, extra_chars: int, random_words: bool, topics: int) -> None:
-    site = root / "site"
-    if not site.is_dir():  # --workdir keeps a rendered site between runs
-        synth.generate(root / "wiki-src", n)
-        started = time.perf_counter()
-        count = render(root / "wiki-src", site, extra_chars, random_words, topics)
-        print(
-            f"rendered {count} pages in {time.perf_counter() - started:.1f} s "
-            f"(extra chars per page: {extra_chars})"
-        )
-    stats = build_search_index(site, Config(root=root, site_dir="published"))
-    # Pagefind is the only child process so far: its peak memory.
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    by_kind: dict[str, list[int]] = collections.defaultdict(lambda: [0, 0])
-    for item in (site / "pagefind").rglob("*"):
-        if item.is_file():
-            by_kind[item.suffix or item.name][0] += 1
-            by_kind[item.suffix or item.name][1] += item.stat().st_size
-    print(
-        f"index: {stats['pages']} pages in {stats['seconds']:.1f} s, {stats['files']} files, "
-        f"{stats['bytes'] / 1e6:.1f} MB; Pagefind's peak memory {peak:.0f} MB"
+def _peak_memory(docs: dict[str, SearchDoc], work: Path) -> tuple[float, float, float]:
+    data = work / "docs.pickle"
+    data.write_bytes(pickle.dumps(docs))
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK, str(data), str(work / "peak-index")],
+        check=True,
+        capture_output=True,
+        text=True,
     )
-    for kind, (files, size) in sorted(by_kind.items()):
-        print(
-            f"  {kind:<16}{files:>7} files {size / 1024:>10.0f} KB "
-            f"(average {size / files / 1024:.1f} KB)"
-        )
-    first = next(p for p in sorted(site.rglob("*.html")) if "wiki" in p.parts)
-    measure(site, first.relative_to(site).as_posix())
+    base, peak, seconds = done.stdout.split()
+    return int(base) / 1024, int(peak) / 1024, float(seconds)
+
+
+def _bytes(folder: Path, suffix: str = "") -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*" + suffix) if p.is_file())
+
+
+def bench(n: int, jobs: int | None, browser: bool) -> dict[str, Any]:
+    with tempfile.TemporaryDirectory(prefix=f"kbtool-search-bench-{n}-") as tmp:
+        root = Path(tmp)
+        synth.generate(root, n)
+        (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
+        config = load_config(root)
+        report = build_site(config, jobs=jobs)
+        if not report.ok:
+            raise SystemExit("build failed")
+        stages = report.seconds
+        site = root / "site"
+        wiki = load_wiki(config, jobs=jobs)
+        tokens = {path: _tokens(config, page) for path, page in wiki.pages.items()}
+        started = time.perf_counter()
+        docs = {path: search_doc(page, tokens[path]) for path, page in wiki.pages.items()}
+        text_s = time.perf_counter() - started
+        del tokens
+        work = root / "work"
+        work.mkdir()
+        started = time.perf_counter()
+        write_search_index(docs, work / "full")
+        write_s = time.perf_counter() - started
+        edited_path = sorted(p for p in docs if p.startswith("wiki/"))[n // 3]
+        edited = dict(docs)
+        old = docs[edited_path]
+        edited[edited_path] = SearchDoc(
+            old.path, old.url, old.title, old.type, old.summary, old.tags, old.headings,
+            old.body + "\n补充说明：一句新的话。",
+        )  # fmt: skip
+        started = time.perf_counter()
+        update = write_search_index(edited, work / "updated", work / "full")
+        update_s = time.perf_counter() - started
+        page_file = root / edited_path
+        with page_file.open("a", encoding="utf-8") as f:
+            f.write("\n补充说明：一句新的话。\n")
+        rebuild = build_site(config, jobs=jobs)
+        base_mb, peak_mb, _ = _peak_memory(docs, work)
+        asked = queries(docs)
+        downloads = query_downloads(site / layout.FOLDER, site, asked)
+        sizes = sorted(size for _, _, size in downloads)
+        timings = first_results_ms(site, asked[:20]) if browser else []
+        parse_render = stages.get("load", 0.0) + stages.get("render", 0.0)
+        index_s = text_s + write_s
+        return {
+            "pages": n,
+            "parse_render_s": parse_render,
+            "search_stage_s": stages.get("search", 0.0),
+            "index_text_s": text_s,
+            "index_write_s": write_s,
+            "index_vs_parse_render": index_s / parse_render,
+            "update_s": update_s,
+            "update_written_files": update.written,
+            "rebuild_search_stage_s": rebuild.seconds.get("search", 0.0),
+            "rebuild_search": rebuild.search,
+            "peak_rss_mb": peak_mb,
+            "peak_rise_mb": peak_mb - base_mb,
+            "index_bytes": _bytes(site / layout.FOLDER),
+            "index_files": sum(1 for p in (site / layout.FOLDER).rglob("*") if p.is_file()),
+            "html_bytes": _bytes(site, ".html"),
+            "query_kb_median": statistics.median(sizes) / 1024,
+            "query_kb_p95": sizes[min(len(sizes) - 1, round(0.95 * (len(sizes) - 1)))] / 1024,
+            "query_kb_max": sizes[-1] / 1024,
+            "queries": [[q, total, round(size / 1024, 1)] for q, total, size in downloads],
+            "first_results_ms_median": statistics.median(timings) if timings else None,
+            "first_results_ms_max": max(timings) if timings else None,
+        }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("-n", type=int, default=10_000)
-    parser.add_argument("--extra-chars", type=int, default=0)
-    parser.add_argument("--random-words", action="store_true")
-    parser.add_argument("--topics", type=int, default=0)
-    parser.add_argument("--workdir", type=Path, help="keep the rendered site here between runs")
+    parser.add_argument("-n", type=int, default=2000, help="pages (default 2,000)")
+    parser.add_argument("--jobs", type=int, default=None, help="worker processes")
+    parser.add_argument("--browser", action="store_true", help="time first results in Chromium")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args()
-    if args.workdir:
-        args.workdir.mkdir(parents=True, exist_ok=True)
-        run(args.workdir, args.n, args.extra_chars, args.random_words, args.topics)
+    r = bench(args.n, args.jobs, args.browser)
+    if args.json:
+        print(json.dumps(r, ensure_ascii=False, indent=2))
         return
-    with tempfile.TemporaryDirectory(prefix="kbtool-bench-search-") as tmp:
-        run(Path(tmp), args.n, args.extra_chars, args.random_words, args.topics)
+    mb = 1024 * 1024
+    print(f"pages                         {r['pages']}")
+    print(f"parse + render (cold build)   {r['parse_render_s']:.2f} s")
+    print(f"search stage (with reparse)   {r['search_stage_s']:.2f} s")
+    print(
+        f"index, cold (docs + write)    {r['index_text_s'] + r['index_write_s']:.2f} s"
+        f" = {r['index_text_s']:.2f} + {r['index_write_s']:.2f}"
+        f"  ({100 * r['index_vs_parse_render']:.1f} % of parse + render; target <= 10 %)"
+    )
+    print(
+        f"one-page update               {r['update_s']:.3f} s, {r['update_written_files']} files"
+        f" written (target <= 0.3 s); rebuild's search stage {r['rebuild_search_stage_s']:.2f} s"
+    )
+    print(
+        f"peak memory, indexing         {r['peak_rss_mb']:.0f} MB RSS"
+        f" ({r['peak_rise_mb']:.0f} MB over the loaded pages; target <= 300 MB)"
+    )
+    print(
+        f"on disk                       index {r['index_bytes'] / mb:.1f} MB in"
+        f" {r['index_files']} files, HTML {r['html_bytes'] / mb:.1f} MB"
+        f" ({r['index_bytes'] / r['html_bytes']:.2f}x; target <= 1)"
+    )
+    print(
+        f"per query (gzip, cold cache)  median {r['query_kb_median']:.1f} KB,"
+        f" p95 {r['query_kb_p95']:.1f} KB, max {r['query_kb_max']:.1f} KB"
+        f" over {len(r['queries'])} queries (targets 80 / 160 KB)"
+    )
+    if r["first_results_ms_median"] is not None:
+        print(
+            f"first results (Chromium)      median {r['first_results_ms_median']:.0f} ms,"
+            f" max {r['first_results_ms_max']:.0f} ms (target <= 150 ms)"
+        )
+    heaviest = sorted(r["queries"], key=lambda q: -q[2])[:5]
+    print(
+        "heaviest queries              " + ", ".join(f"{q} {kb} KB ({t})" for q, t, kb in heaviest)
+    )
 
 
 if __name__ == "__main__":

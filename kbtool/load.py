@@ -27,10 +27,11 @@ from kbtool.wiki import Wiki
 
 if TYPE_CHECKING:
     from kbtool.render.markdown import PageBody
+    from kbtool.search.text import SearchDoc
 
 #: Below this many pages to parse, a process pool costs more than it saves.
 _PARALLEL_THRESHOLD = 64
-PAGE, BODY = "page", "body"
+PAGE, BODY, SEARCH = "page", "body", "search"
 
 # Work handed to forked workers through memory they inherit, instead of pickling file bytes.
 _PENDING: list[tuple[str, bytes, str, str]] = []
@@ -79,9 +80,11 @@ def parser_key(config: Config) -> str:
 
 
 def renderer_key(config: Config) -> str:
-    """What every rendered body depends on beyond its bytes: the renderer and the language."""
+    """What every rendered body (and search text) depends on beyond its bytes: the renderer,
+    the search text's extraction and the language."""
     code = source_digest("render/markdown.py", "render/cells.py", "render/mathml.py")
-    return _hash(parser_key(config), code, source_digest("render/highlight.py"), config.language)
+    more = source_digest("render/highlight.py", "search/text.py")
+    return _hash(parser_key(config), code, more, config.language)
 
 
 #: Pages (and bodies) a long-running process keeps between loads: path -> (record key, value)
@@ -94,6 +97,8 @@ class Loaded:
 
     pages: dict[str, Page]
     bodies: dict[str, PageBody] = field(default_factory=dict)
+    #: the search text of the pages parsed now (others': :func:`fetch_search_docs`)
+    docs: dict[str, SearchDoc] = field(default_factory=dict)
     parsed: set[str] = field(default_factory=set)
 
 
@@ -134,20 +139,25 @@ def load_pages(
         else:
             todo.append((item.path, data, item.kind, digest))
     results = _parse_all(todo, jobs, config.language if with_bodies else None, on_parsed)
-    page_rows, body_rows = [], []
-    for (path, _, _, digest), (page_bytes, body_bytes) in zip(todo, results, strict=True):
+    page_rows, body_rows, doc_rows = [], [], []
+    for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
+        todo, results, strict=True
+    ):
         page = load_page(page_bytes)
         assert page is not None  # just pickled by our own worker
         loaded.pages[path] = page
         loaded.parsed.add(path)
         page_rows.append((path, f"{digest}.{pkey}", page_bytes))
-        if body_bytes is not None:
+        if body_bytes is not None and doc_bytes is not None:
             loaded.bodies[path] = _decode_body(body_bytes)
+            loaded.docs[path] = _decode_doc(doc_bytes)
             body_rows.append((path, f"{digest}.{rkey}", body_bytes))
+            doc_rows.append((path, f"{digest}.{rkey}", doc_bytes))
     if page_rows:
         with store.transaction():
             store.put(PAGE, page_rows)
             store.put(BODY, body_rows)
+            store.put(SEARCH, doc_rows)
     loaded.pages = {path: loaded.pages[path] for path in sorted(loaded.pages)}
     if only is None:  # forget pages that are gone
         for path in set(memory) - set(loaded.pages):
@@ -255,6 +265,46 @@ def _decode_body(data: bytes) -> PageBody:
     return PageBody.from_json(json.loads(data))
 
 
+def _decode_doc(data: bytes) -> SearchDoc:
+    from kbtool.search.text import SearchDoc
+
+    return SearchDoc.from_json(json.loads(data))
+
+
+def fetch_search_docs(
+    config: Config, snapshot: Snapshot, store: Store, loaded: Loaded, paths: Iterable[str]
+) -> dict[str, SearchDoc]:
+    """The search text of ``paths``: parsed now, else stored, else parsed again from its file
+    (a record that cannot be read)."""
+    wanted = list(paths)
+    found = {p: loaded.docs[p] for p in wanted if p in loaded.docs}
+    rkey = renderer_key(config)
+    digests = {item.path: digest for item, _, digest in snapshot.files}
+    stored = store.some(SEARCH, [p for p in wanted if p not in found])
+    again = []
+    for path in wanted:
+        if path in found:
+            continue
+        record = stored.get(path)
+        try:
+            if record is not None and record[0] == f"{digests[path]}.{rkey}":
+                found[path] = _decode_doc(record[1])
+                continue
+        except (ValueError, KeyError, TypeError, IndexError):  # damaged or foreign
+            pass
+        again.append(path)
+    if again:
+        files = {item.path: (item, data, digest) for item, data, digest in snapshot.files}
+        _LANGUAGE[:] = [config.language]
+        try:
+            for path in again:
+                item, data, digest = files[path]
+                found[path] = _decode_doc(_process(path, data, item.kind, digest)[2] or b"{}")
+        finally:
+            _LANGUAGE.clear()
+    return found
+
+
 def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
     try:
         with open(os.path.join(root, item.path), "rb") as f:  # plain strings: 7,000 files
@@ -264,22 +314,31 @@ def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
         return None
 
 
-def _process(path: str, data: bytes, kind: str, digest: str) -> tuple[bytes, bytes | None]:
-    """Parse one file and, for a build, render its body from the same tokens."""
+Processed = tuple[bytes, bytes | None, bytes | None]
+
+
+def _process(path: str, data: bytes, kind: str, digest: str) -> Processed:
+    """Parse one file and, for a build, take its search text and render its body from the
+    same tokens: (page, body, search text) as compact records."""
     from kbtool.parse.page import parse_page_tokens
 
     page, tokens = parse_page_tokens(path, data, kind, digest)  # type: ignore[arg-type]
-    body = None
-    if _LANGUAGE:
-        from kbtool.render.i18n import translator
-        from kbtool.render.markdown import render_body
+    if not _LANGUAGE:
+        return dump_page(page), None, None
+    from kbtool.render.i18n import translator
+    from kbtool.render.markdown import render_body
+    from kbtool.search.text import search_doc
 
-        rendered = render_body(page, tokens, translator(_LANGUAGE[0]))
-        body = json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8")
-    return dump_page(page), body
+    doc = search_doc(page, tokens)  # before rendering, which changes the tokens
+    rendered = render_body(page, tokens, translator(_LANGUAGE[0]))
+    return (
+        dump_page(page),
+        json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8"),
+        json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8"),
+    )
 
 
-def _process_chunk(indices: range) -> list[tuple[bytes, bytes | None]]:
+def _process_chunk(indices: range) -> list[Processed]:
     return [_process(*_PENDING[i]) for i in indices]
 
 
@@ -288,7 +347,7 @@ def _parse_all(
     jobs: int,
     language: str | None,
     on_parsed: Callable[[int, int], None] | None,
-) -> list[tuple[bytes, bytes | None]]:
+) -> list[Processed]:
     """Parse in this process, or in forked workers when there is enough to share."""
     global _PENDING
     if not todo:
@@ -310,7 +369,7 @@ def _parse_all(
         size = max(8, min(64, len(todo) // (jobs * 8)))
         chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
         context = multiprocessing.get_context("fork")
-        out: list[tuple[bytes, bytes | None]] = []
+        out: list[Processed] = []
         with ProcessPoolExecutor(jobs, mp_context=context) as pool:
             for chunk_results in pool.map(_process_chunk, chunks):
                 out += chunk_results

@@ -106,8 +106,8 @@ def test_build_writes_every_kind_of_page(repo: Path, capsys: pytest.CaptureFixtu
     ):
         assert (site / name).is_file(), name
     html = (site / "wiki/concepts/transformer.html").read_text()
-    assert '<main id="content" tabindex="-1" data-pagefind-body>' in html
-    assert 'data-pagefind-meta="title"' in html and 'data-pagefind-meta="summary"' in html
+    assert '<main id="content" tabindex="-1">' in html and "data-pagefind" not in html
+    assert (site / "search" / "meta.js").is_file()
     assert '<form id="search" role="search" action="../../search.html">' in html
     assert '<div id="search-results"' in html and 'src="../../assets/search.js"' in html
     assert 'href="mamba.html#%E9%80%89%E6%8B%A9%E6%80%A7%E6%89%AB%E6%8F%8F"' in html

@@ -7,7 +7,7 @@
 3. plan: every output of the site with a key of everything it depends on;
 4. stage: in a folder beside ``site/``, link the outputs whose key is unchanged from the live
    site and render the others (pages in parallel, indexes and the graph meanwhile);
-5. search index over the staged site;
+5. search index of the pages, updated from the live site's;
 6. swap the staged site in, and record what was published.
 
 With nothing changed since the last successful build (same file contents, settings, day and
@@ -35,7 +35,14 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
-from kbtool.load import Memory, default_jobs, fetch_bodies, load_pages, scan
+from kbtool.load import (
+    Memory,
+    default_jobs,
+    fetch_bodies,
+    fetch_search_docs,
+    load_pages,
+    scan,
+)
 from kbtool.memo import (
     diagnostics_from_json,
     diagnostics_to_json,
@@ -268,10 +275,13 @@ def _render_pages_here(
         _WORK.clear()
 
 
-def _search_index(staging: Path, config: Config) -> Any:
-    from kbtool.render.search import build_search_index
+def _search_index(
+    site: SiteContext, staging: Path, site_dir: Path, fetch: Callable[[list[str]], Any]
+) -> Any:
+    """The search index, into ``staging/search/``, updated from the live site's."""
+    from kbtool.search.site import build_search
 
-    return build_search_index(staging, config)
+    return build_search(site.wiki, staging, site_dir, fetch).to_json()
 
 
 # -- the whole build -------------------------------------------------------------------------
@@ -348,6 +358,9 @@ def build_site(
             def read_bodies(paths: list[str]) -> None:
                 fetch_bodies(config, snapshot, store, loaded, paths, memory)
 
+            def read_docs(paths: list[str]) -> Any:
+                return fetch_search_docs(config, snapshot, store, loaded, paths)
+
             _stage_and_publish(
                 site,
                 site_dir,
@@ -360,6 +373,7 @@ def build_site(
                 progress,
                 store,
                 read_bodies,
+                read_docs,
             )
         if report.ok:
             _remember_build(store, key, wiki, site_dir, report)
@@ -422,6 +436,7 @@ def _stage_and_publish(
     progress: TextIO | None,
     store: Store,
     read_bodies: Callable[[list[str]], None],
+    read_docs: Callable[[list[str]], Any],
 ) -> None:
     config = site.config
     staging = make_staging(site_dir)
@@ -449,7 +464,7 @@ def _stage_and_publish(
         if report.errors:
             return  # `finally` removes the staging folder; site/ stays as it was
         if config.search:
-            report.search = _search_index(staging, config)
+            report.search = _search_index(site, staging, site_dir, read_docs)
             clock.lap("search")
         forget_manifest(store)
         swap_in(staging, site_dir)

@@ -37,10 +37,10 @@ def environment() -> jinja2.Environment:
 def renderer_version() -> str:
     """A hash of kbtool's version and of every file that shapes the site's HTML: a change to
     a template or to the renderer's code makes every page stale. Assets are not in it (pages
-    only link to them), nor the search indexer (it runs over the finished pages)."""
+    only link to them)."""
     digest = hashlib.blake2b(__version__.encode(), digest_size=12)
     for path in sorted(RENDER_DIR.rglob("*")):
-        if path.parent == ASSETS_DIR or path.name == "search.py":
+        if path.parent == ASSETS_DIR:
             continue
         if path.is_file() and path.suffix in (".py", ".html", ".xml"):
             digest.update(path.relative_to(RENDER_DIR).as_posix().encode())

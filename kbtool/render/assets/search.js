@@ -1,14 +1,14 @@
-/* kbtool site search: Pagefind's index, queried with CJK text spelled as bigram words.
+/* kbtool site search: the index under search/, queried in the browser.
  *
- * The build (kbtool/render/search_grams.py) gives Pagefind every run of CJK characters spelled
- * as overlapping bigrams in letters, because Pagefind's own Chinese segmentation at index time
- * and in the browser disagree and lose substrings. A query is spelled the same way here and
- * sent as a quoted phrase, so "意力" finds every page whose text contains 意力; the page text
- * Pagefind returns is spelled back into characters for the excerpt.
+ * A port, function by function, of kbtool/search/tokens.py, engine.py and excerpt.py, so
+ * that `kbtool search` and this page list the same pages in the same order. Index files are
+ * scripts that call __kbSearch(name, data): loading them with <script> works from a static
+ * host and from a folder opened in the browser (file://), where fetch() of local files does
+ * not. A query loads meta.js, the shards of its terms, long posting lists of their own, and
+ * the page files (d/<n>.js) of the results on screen, and the update segment (x/), if any.
  *
- * Two views share one search function: results as you type under the search box of every
- * page, and the full list on search.html?q=...  Everything is rendered with textContent:
- * titles and excerpts come from pages and are never parsed as HTML.
+ * Everything is put on the page with textContent: titles and excerpts come from pages and
+ * are never parsed as HTML.
  */
 (() => {
   "use strict";
@@ -16,172 +16,402 @@
   const script = document.currentScript;
   // search.js is <site>/assets/search.js: the site root is one folder up, wherever it is hosted.
   const ROOT = new URL("../", script ? script.src : location.href);
-  const CJK_RUN = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]+/g;
-  const NIBBLES = "abcdefghijklmnop";
-  // A spelled run: "kbgre" and its bigram words (or the one word of a one-character run).
-  const SPELLED_RUN = /\s*\bkbgre((?:\s+k[a-p]{8}\b)+|\s+k[a-p]{4}\b)\s*/g;
   const SUGGEST = 8; // results under the search box
-  const PAGE = 10; // results per "more" on search.html (each result fetches its page's text)
-  const EXCERPT = 44; // characters of context either side of a match
+  const PAGE = 10; // results per "more" on search.html
 
-  const STRINGS = {
-    zh: {
-      results: (n) => `找到 ${n} 个页面`,
-      none: "没有找到包含这些词的页面。",
-      more: "更多结果",
-      all: "查看全部结果",
-      unavailable: "搜索暂不可用（需要通过网站服务器打开）。",
-      loading: "正在搜索…",
-    },
-    en: {
-      results: (n) => (n === 1 ? "1 page found" : `${n} pages found`),
-      none: "No page contains these words.",
-      more: "More results",
-      all: "See all results",
-      unavailable: "Search is unavailable (the site must be opened through a web server).",
-      loading: "Searching…",
-    },
+  // -- the index files ----------------------------------------------------------------------
+
+  const files = new Map(); // name -> Promise of its data (null when the file is missing)
+  const waiting = new Map(); // name -> resolve
+  window.__kbSearch = (name, data) => {
+    const resolve = waiting.get(name);
+    waiting.delete(name);
+    if (resolve) resolve(data);
   };
-  const T = STRINGS[(document.documentElement.lang || "").startsWith("zh") ? "zh" : "en"];
 
-  /** One BMP character as four letters: its code point's hex digits, 0-f spelled a-p. */
-  function spell(ch) {
-    const code = ch.charCodeAt(0);
-    return [12, 8, 4, 0].map((shift) => NIBBLES[(code >> shift) & 15]).join("");
-  }
-
-  /** The query Pagefind is asked: each CJK run becomes a quoted phrase of bigram words
-   * (a single character, one word that also matches as a prefix); other words stay. */
-  function pagefindQuery(query) {
-    const phrases = [];
-    const rest = query.replace(/["“”]/g, " ").replace(CJK_RUN, (run) => {
-      if (run.length === 1) {
-        phrases.push("k" + spell(run));
-      } else {
-        const words = [];
-        for (let i = 0; i + 1 < run.length; i++) words.push("k" + spell(run[i]) + spell(run[i + 1]));
-        phrases.push(`"${words.join(" ")}"`);
-      }
-      return " ";
-    });
-    return [...phrases, rest.replace(/\s+/g, " ").trim()].filter(Boolean).join(" ");
-  }
-
-  /** The words a reader typed, lower-cased, for ranking and highlighting. */
-  function terms(query) {
-    return query.toLowerCase().replace(/["“”]/g, " ").split(/\s+/).filter(Boolean);
-  }
-
-  let pagefind = null;
-  function loadPagefind() {
-    if (!pagefind) {
-      pagefind = import(new URL("pagefind/pagefind.js", ROOT).href).then(async (pf) => {
-        // Pagefind's URLs start at the site root; prefix the folder the site is served from.
-        // The meta weights make a title match outrank any body match, and a summary match any
-        // body match (kbtitle / kbsummary hold the bigrams of title and summary).
-        await pf.options({
-          baseUrl: ROOT.pathname,
-          ranking: { metaWeights: { title: 100, kbtitle: 100, summary: 40, kbsummary: 40 } },
-        });
-        return pf;
-      });
-      pagefind.catch(() => {
-        pagefind = null; // let a later keystroke try again
-      });
+  function load(name) {
+    if (!files.has(name)) {
+      files.set(
+        name,
+        new Promise((resolve) => {
+          waiting.set(name, resolve);
+          const tag = document.createElement("script");
+          tag.src = new URL(`search/${name}.js`, ROOT).href;
+          tag.async = true;
+          tag.onload = () => {
+            tag.remove();
+            if (waiting.delete(name)) resolve(null); // the file did not register its data
+          };
+          tag.onerror = () => {
+            tag.remove();
+            waiting.delete(name);
+            resolve(null);
+          };
+          document.head.append(tag);
+        }),
+      );
     }
-    return pagefind;
+    return files.get(name);
   }
 
-  /** The character four letters spell (the inverse of spell). */
-  function unspellChar(letters) {
-    let code = 0;
-    for (const letter of letters) code = code * 16 + NIBBLES.indexOf(letter);
-    return String.fromCharCode(code);
-  }
+  // -- tokens.py ----------------------------------------------------------------------------
 
-  /** Text as the reader wrote it: spelled runs back into characters, without the zero-width
-   * spaces Pagefind puts between words. */
-  function unspell(text) {
-    return text.replace(/\u200b/g, "").replace(SPELLED_RUN, (_, spelled) => {
-      const words = spelled.trim().split(/\s+/);
-      if (words[0].length === 5) return unspellChar(words[0].slice(1));
-      return unspellChar(words[0].slice(1, 5)) + words.map((w) => unspellChar(w.slice(5))).join("");
-    });
-  }
+  const CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af";
+  const CJK_CHAR = new RegExp(`^[${CJK}]`);
+  const TOKEN = () => new RegExp(`([${CJK}]+)|(?:(?![${CJK}])[\\p{L}\\p{N}])+`, "gu");
+  const WORD_CHAR = new RegExp(`^(?![${CJK}])[\\p{L}\\p{N}]`, "u");
+  const QUOTES = /["\u201c\u201d]/;
+  const MAX_QUERY = 200;
+  const MAX_PARTS = 12;
+  const LONE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
-  /** Order within a batch: the page titled exactly so, title matches, summary matches, the rest. */
-  function rank(item, words) {
-    const has = (text) => words.length > 0 && words.every((w) => text.toLowerCase().includes(w));
-    if (item.title.trim().toLowerCase() === words.join(" ")) return 0;
-    if (has(item.title)) return 1;
-    if (has(item.summary)) return 2;
-    return 3;
-  }
-
-  /** A window of text around the first match, as [text, isMatch] pieces. */
-  function excerpt(text, words) {
+  function normalise(text) {
+    text = text.replace(LONE, "\ufffd");
     const lower = text.toLowerCase();
-    let at = -1;
-    for (const w of words) {
-      const i = lower.indexOf(w);
-      if (i >= 0 && (at < 0 || i < at)) at = i;
+    if (lower.length === text.length) return lower;
+    return Array.from(text, (c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join("");
+  }
+
+  const titleKey = (title) => "=" + normalise(title).split(/\s+/).filter(Boolean).join(" ");
+
+  /** Offsets of the bigrams that pin down a run: every other one, and the last. */
+  function cover(length) {
+    const offsets = [];
+    for (let i = 0; i < Math.max(length - 1, 1); i += 2) offsets.push(i);
+    if (length > 2 && offsets[offsets.length - 1] !== length - 2) offsets.push(length - 2);
+    return offsets;
+  }
+
+  function part(text, prefixLast) {
+    const elements = [];
+    const needles = [];
+    let pos = 0;
+    for (const m of text.matchAll(TOKEN())) {
+      const run = m[1];
+      if (run === undefined) {
+        elements.push({ offset: pos, terms: [m[0]], prefix: "" });
+        needles.push(m[0]);
+        pos += 1;
+      } else {
+        for (const i of cover(run.length)) {
+          elements.push({ offset: pos + i, terms: [run.length > 1 ? run.slice(i, i + 2) : run], prefix: "" });
+        }
+        needles.push(run);
+        pos += run.length + 1;
+      }
     }
-    if (at < 0) return [[text.slice(0, 2 * EXCERPT) + (text.length > 2 * EXCERPT ? "…" : ""), false]];
-    const start = Math.max(0, at - EXCERPT);
-    const end = Math.min(text.length, at + 2 * EXCERPT);
-    const part = text.slice(start, end);
-    const pattern = new RegExp(
-      words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"),
-      "gi",
-    );
-    const pieces = [];
-    if (start > 0) pieces.push(["…", false]);
-    let last = 0;
-    for (const m of part.matchAll(pattern)) {
-      if (m[0].length === 0) break;
-      pieces.push([part.slice(last, m.index), false], [m[0], true]);
-      last = m.index + m[0].length;
+    if (!elements.length) return null;
+    const last = elements[elements.length - 1];
+    const word = last.terms[0];
+    if (prefixLast && !CJK_CHAR.test(word) && Array.from(word).length >= 2) last.prefix = word;
+    return { elements, needles };
+  }
+
+  function parseQuery(raw) {
+    const text = normalise(Array.from(raw).slice(0, MAX_QUERY).join(""));
+    const end = text.slice(-1);
+    const typing = text.length > 0 && !/\s/.test(end) && !QUOTES.test(end);
+    let pieces = [];
+    text.split(QUOTES).forEach((chunk, i) => {
+      if (i % 2) pieces.push(chunk);
+      else pieces.push(...chunk.split(/\s+/));
+    });
+    pieces = pieces.filter((p) => p.trim());
+    const parts = [];
+    pieces.slice(0, MAX_PARTS).forEach((piece, i) => {
+      const p = part(piece, typing && i === pieces.length - 1);
+      if (p) parts.push(p);
+    });
+    return { text, parts, title: titleKey(text.replace(new RegExp(QUOTES, "g"), " ")) };
+  }
+
+  // -- codec.py, postings.py ----------------------------------------------------------------
+
+  const MORE = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdef";
+  const FINAL = "ghijklmnopqrstuvwxyz0123456789-_";
+  const VALUE = new Map();
+  for (let i = 0; i < 32; i++) VALUE.set(MORE[i], [i, false]).set(FINAL[i], [i, true]);
+
+  function decode(text) {
+    const out = [];
+    let value = 0;
+    for (const c of text) {
+      const [digit, final] = VALUE.get(c);
+      value = value * 32 + digit;
+      if (final) {
+        out.push(value);
+        value = 0;
+      }
     }
-    pieces.push([part.slice(last), false]);
+    return out;
+  }
+
+  function fnv1a(text) {
+    let h = 0x811c9dc5;
+    for (const c of text) h = Math.imul(h ^ c.codePointAt(0), 0x01000193) >>> 0;
+    return h;
+  }
+
+  const shardOf = (term, shards) => (fnv1a(term) & (shards - 1)).toString(16);
+
+  /** A posting list -> Map(page id -> {weight, positions}). */
+  function decodeEntries(text) {
+    const n = decode(text);
+    const out = new Map();
+    let i = 0;
+    let doc = -1;
+    while (i < n.length) {
+      doc += n[i];
+      const weight = n[i + 1];
+      const count = n[i + 2];
+      i += 3;
+      const positions = [];
+      let pos = 0;
+      for (let k = 0; k < count; k++) positions.push((pos += n[i + k]));
+      i += count;
+      out.set(doc, { weight, positions });
+    }
+    return out;
+  }
+
+  // -- engine.py ----------------------------------------------------------------------------
+
+  const SCALE = 16;
+  const MAX_EXPANSIONS = 40;
+  const lists = new Map(); // term -> Promise of Map
+
+  function postings(meta, term) {
+    if (!lists.has(term)) {
+      lists.set(
+        term,
+        (async () => {
+          const shard = (await load("s/" + shardOf(term, meta.shards))) || {};
+          let posting = Object.prototype.hasOwnProperty.call(shard, term) ? shard[term] : null;
+          if (typeof posting === "string" && posting.startsWith("@")) {
+            posting = await load("t/" + posting.slice(1));
+          }
+          const entries = typeof posting === "string" ? decodeEntries(posting) : new Map();
+          if (meta.delta) {
+            // The update segment: pages edited since the main shards were written.
+            if (!meta.deadSet) meta.deadSet = new Set(meta.delta.dead);
+            for (const doc of [...entries.keys()]) if (meta.deadSet.has(doc)) entries.delete(doc);
+            const segment = (await load("x/" + shardOf(term, meta.delta.shards))) || {};
+            if (typeof segment[term] === "string" && Object.prototype.hasOwnProperty.call(segment, term)) {
+              for (const [doc, entry] of decodeEntries(segment[term])) entries.set(doc, entry);
+            }
+          }
+          return entries;
+        })(),
+      );
+    }
+    return lists.get(term);
+  }
+
+  async function expand(meta, prefix) {
+    const main = (await load("w/" + shardOf(Array.from(prefix).slice(0, 2).join(""), meta.vocab))) || {};
+    const words = new Map(Object.entries(main));
+    if (meta.delta) {
+      const added = (await load("x/words")) || {};
+      for (const [word, count] of Object.entries(added)) words.set(word, (words.get(word) || 0) + count);
+    }
+    const found = [...words.keys()].filter((w) => w.startsWith(prefix));
+    found.sort((a, b) => words.get(b) - words.get(a) || (a < b ? -1 : a > b ? 1 : 0));
+    return found.slice(0, MAX_EXPANSIONS);
+  }
+
+  function idf(pages, having) {
+    const value = Math.log(1 + (pages - having + 0.5) / (having + 0.5));
+    return Math.floor(value * 1e6 + 0.5) / 1e6;
+  }
+
+  async function termsOf(meta, element) {
+    if (!element.prefix) return element.terms;
+    const expanded = await expand(meta, element.prefix);
+    return expanded.includes(element.prefix) ? expanded : [element.prefix, ...expanded];
+  }
+
+  async function matchPart(meta, p) {
+    const found = [];
+    const union = (alternatives) => {
+      const docs = new Set();
+      for (const [list] of alternatives) for (const doc of list.keys()) docs.add(doc);
+      return docs;
+    };
+    for (const element of p.elements) {
+      const terms = await termsOf(meta, element);
+      const lists = (await Promise.all(terms.map((t) => postings(meta, t)))).filter((l) => l.size);
+      if (!lists.length) return new Map();
+      if (element.prefix) {
+        // the words a prefix stands for count as one term
+        const weight = idf(meta.pages, union(lists.map((l) => [l])).size);
+        found.push(lists.map((l) => [l, weight]));
+      } else {
+        found.push(lists.map((l) => [l, idf(meta.pages, l.size)]));
+      }
+    }
+    let candidates = union(found[0]);
+    for (const alternatives of found.slice(1)) {
+      const here = union(alternatives);
+      candidates = new Set([...candidates].filter((d) => here.has(d)));
+    }
+    const scores = new Map();
+    for (const doc of candidates) {
+      if (p.elements.length > 1 && !adjacent(doc, p.elements, found)) continue;
+      let score = 0;
+      for (const alternatives of found) {
+        let best = 0;
+        for (const [list, w] of alternatives) {
+          if (list.has(doc)) best = Math.max(best, (w * list.get(doc).weight) / SCALE);
+        }
+        score += best;
+      }
+      scores.set(doc, score);
+    }
+    return scores;
+  }
+
+  function adjacent(doc, elements, found) {
+    let starts = null;
+    for (let i = 0; i < elements.length; i++) {
+      const here = new Set();
+      for (const [list] of found[i]) {
+        if (list.has(doc)) for (const pos of list.get(doc).positions) here.add(pos - elements[i].offset);
+      }
+      starts = starts === null ? here : new Set([...starts].filter((s) => here.has(s)));
+      if (!starts.size) return false;
+    }
+    return true;
+  }
+
+  /** Every page matching `text`, best first: {query, docs: [id, ...]}. */
+  async function rank(text) {
+    const meta = await load("meta");
+    if (!meta) throw new Error("no search index");
+    const query = parseQuery(text);
+    if (!query.parts.length) return { meta, query, docs: [] };
+    // Start every download the query needs at once; postings() keeps the promises.
+    for (const p of query.parts) for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0]);
+    const titled = postings(meta, query.title);
+    let scores = null;
+    for (const p of query.parts) {
+      const found = await matchPart(meta, p);
+      if (scores === null) scores = found;
+      else {
+        const next = new Map();
+        for (const [doc, s] of scores) if (found.has(doc)) next.set(doc, s + found.get(doc));
+        scores = next;
+      }
+      if (!scores.size) return { meta, query, docs: [] };
+    }
+    const title = await titled;
+    const key = (d) => [title.has(d) ? 0 : 1, -Math.floor(scores.get(d) * 1e6 + 0.5), d];
+    const docs = [...scores.keys()].sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+    });
+    return { meta, query, docs };
+  }
+
+  // -- excerpt.py ---------------------------------------------------------------------------
+
+  const BEFORE = 40;
+  const LENGTH = 180;
+
+  function atWordStart(lower, i, needle) {
+    if (CJK_CHAR.test(needle) || i === 0) return true;
+    return !WORD_CHAR.test(lower[i - 1]);
+  }
+
+  function first(lower, needles) {
+    let best = -1;
+    for (const needle of needles) {
+      let i = lower.indexOf(needle);
+      while (i >= 0 && !atWordStart(lower, i, needle)) i = lower.indexOf(needle, i + 1);
+      if (i >= 0 && (best < 0 || i < best)) best = i;
+    }
+    return best;
+  }
+
+  function byLength(a, b) {
+    const [la, lb] = [Array.from(a).length, Array.from(b).length];
+    return lb - la || (a < b ? -1 : a > b ? 1 : 0);
+  }
+
+  /** [text, isMatch] pieces of the page text around the first match. */
+  function excerpt(doc, needles) {
+    const text = (doc.body || doc.summary).replace(/\n/g, " ");
+    const lower = normalise(text);
+    const wanted = [...new Set(needles.filter(Boolean))].sort(byLength);
+    const at = first(lower, wanted);
+    const start = at >= 0 ? Math.max(0, at - BEFORE) : 0;
+    const end = Math.min(text.length, start + LENGTH);
+    const pieces = start > 0 ? [["…", false]] : [];
+    let plain = start;
+    let i = start;
+    while (i < end) {
+      const needle = wanted.find((n) => lower.startsWith(n, i) && atWordStart(lower, i, n));
+      if (needle === undefined) {
+        i += 1;
+        continue;
+      }
+      if (plain < i) pieces.push([text.slice(plain, i), false]);
+      const stop = Math.min(i + needle.length, text.length);
+      pieces.push([text.slice(i, stop), true]);
+      i = plain = stop;
+    }
+    if (plain < end) pieces.push([text.slice(plain, end), false]);
     if (end < text.length) pieces.push(["…", false]);
     return pieces;
   }
 
-  /** Run a search; return its total and `count` results from `offset`, best first, with title
-   * and summary matches ahead of body-only matches within the batch. */
-  async function search(query, offset = 0, count = PAGE) {
-    const pf = await loadPagefind();
-    const asked = pagefindQuery(query);
-    if (!asked) return { total: 0, results: [], more: false };
-    const found = await pf.search(asked);
-    let ranked = found.results;
-    if (asked.includes('"')) {
-      // Pagefind gives every page of a quoted phrase the same score; the same words unquoted
-      // are ranked, with the meta weights, and need no further download. Keep the phrase's
-      // pages, in the unquoted order.
-      const exact = new Set(found.results.map((r) => r.id));
-      const loose = await pf.search(asked.replace(/"/g, ""));
-      ranked = loose.results.filter((r) => exact.delete(r.id));
-      for (const r of found.results) if (exact.has(r.id)) ranked.push(r);
+  // -- pagefiles.py: the pages' own files, a few consecutive ids to a file -----------------
+
+  function starts(meta) {
+    if (!meta.starts) {
+      let at = 0;
+      meta.starts = decode(meta.chunks || "").map((delta) => (at += delta));
     }
-    const words = terms(query);
-    const batch = ranked.slice(offset, offset + count);
-    const data = await Promise.all(batch.map((r) => r.data()));
-    const results = data.map((d, i) => {
-      const text = unspell(d.content || "").trim();
-      const item = {
-        url: d.url,
-        title: unspell((d.meta && d.meta.title) || d.url),
-        summary: unspell((d.meta && d.meta.summary) || ""),
-        excerpt: excerpt(text, words),
-        order: offset + i,
-      };
-      item.rank = rank(item, words);
-      return item;
-    });
-    results.sort((a, b) => a.rank - b.rank || a.order - b.order);
-    return { total: ranked.length, results, more: offset + count < ranked.length };
+    return meta.starts;
   }
+
+  async function pageOf(meta, id) {
+    const first = starts(meta);
+    let lo = 0;
+    let hi = first.length; // the last file whose first id is <= id
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (first[mid] <= id) lo = mid + 1;
+      else hi = mid;
+    }
+    const data = await load("d/" + (lo - 1));
+    return data ? data.docs[id - data.first] : null;
+  }
+
+  /** Run a search: its total and `count` results from `offset`, with their excerpts. */
+  async function search(text, offset = 0, count = PAGE) {
+    const ranked = await rank(text);
+    const needles = ranked.query.parts.flatMap((p) => p.needles);
+    const chosen = ranked.docs.slice(offset, offset + count);
+    const docs = await Promise.all(chosen.map((id) => pageOf(ranked.meta, id)));
+    const results = docs.filter(Boolean).map((doc) => ({
+      path: doc.path,
+      url: new URL(doc.url.split("/").map(encodeURIComponent).join("/"), ROOT).href,
+      title: doc.title,
+      type: doc.type,
+      excerpt: excerpt(doc, needles),
+    }));
+    return { total: ranked.docs.length, results, more: offset + count < ranked.docs.length };
+  }
+
+  // -- the page -----------------------------------------------------------------------------
+
+  // The UI strings, in the site's language (kbtool/render/i18n.py), ride on the search box.
+  const stringsFrom = document.getElementById("search-input");
+  const STRINGS = stringsFrom ? stringsFrom.dataset : {};
+  const say = (key, n) => {
+    const text = (n === 1 && STRINGS[key + "One"]) || STRINGS[key] || "";
+    return text.replace("{n}", String(n));
+  };
 
   function element(tag, className, text) {
     const node = document.createElement(tag);
@@ -195,6 +425,7 @@
     const link = element("a", "search-hit-link");
     link.href = item.url;
     link.append(element("span", "search-hit-title", item.title));
+    if (item.type) link.append(element("span", "search-hit-type", item.type));
     const snippet = element("span", "search-hit-excerpt");
     for (const [text, match] of item.excerpt) {
       snippet.append(match ? element("mark", "", text) : document.createTextNode(text));
@@ -227,6 +458,8 @@
     };
   }
 
+  const status = (total) => element("p", "search-status", total ? say("found", total) : say("none"));
+
   /** Results as you type, under the search box. */
   function suggest(input, box) {
     const next = latest();
@@ -236,32 +469,32 @@
       input.setAttribute("aria-expanded", "false");
     };
     const show = debounce(async () => {
-      const query = input.value.trim();
+      const query = input.value;
       const current = next();
-      if (!query) return close();
+      if (!query.trim()) return close();
       let answer;
       try {
         answer = await search(query, 0, SUGGEST);
       } catch (error) {
-        if (current()) box.replaceChildren(element("p", "search-status", T.unavailable));
+        if (current()) box.replaceChildren(element("p", "search-status", say("unavailable")));
         return;
       }
       if (!current()) return;
-      const nodes = [element("p", "search-status", answer.total ? T.results(answer.total) : T.none)];
+      const nodes = [status(answer.total)];
       if (answer.total) {
         const list = element("ol", "search-hits");
         list.append(...answer.results.map(renderHit));
         nodes.push(list);
       }
       if (answer.more) {
-        const all = element("a", "search-all", T.all);
-        all.href = searchPageUrl(query);
+        const all = element("a", "search-all", say("all", answer.total));
+        all.href = searchPageUrl(query.trim());
         nodes.push(all);
       }
       box.replaceChildren(...nodes);
       box.classList.add("open");
       input.setAttribute("aria-expanded", "true");
-    }, 120);
+    }, 60);
 
     input.setAttribute("aria-controls", box.id);
     input.setAttribute("aria-expanded", "false");
@@ -270,10 +503,10 @@
     input.addEventListener("keydown", (event) => {
       if (event.key === "Escape") close();
       if (event.key === "ArrowDown") {
-        const first = box.querySelector("a");
-        if (first) {
+        const link = box.querySelector("a");
+        if (link) {
           event.preventDefault();
-          first.focus();
+          link.focus();
         }
       }
     });
@@ -302,35 +535,36 @@
       const current = next();
       box.replaceChildren();
       box.setAttribute("aria-busy", "false");
-      if (!query) return;
-      box.append(element("p", "search-status", T.loading));
+      if (!query.trim()) return;
+      box.append(element("p", "search-status", say("loading")));
       box.setAttribute("aria-busy", "true");
       let answer;
       try {
         answer = await search(query, 0, PAGE);
       } catch (error) {
         if (current()) {
-          box.replaceChildren(element("p", "search-status", T.unavailable));
+          box.replaceChildren(element("p", "search-status", say("unavailable")));
           box.setAttribute("aria-busy", "false");
         }
         return;
       }
       if (!current()) return;
-      box.setAttribute("aria-busy", "false");
       const list = element("ol", "search-hits");
-      const status = element("p", "search-status", answer.total ? T.results(answer.total) : T.none);
       list.append(...answer.results.map(renderHit));
-      box.replaceChildren(status, list);
+      box.replaceChildren(status(answer.total), list);
+      box.setAttribute("aria-busy", "false");
       let offset = PAGE;
       if (answer.more) {
-        const more = element("button", "search-more", T.more);
+        const more = element("button", "search-more", say("more"));
         more.type = "button";
         more.addEventListener("click", async () => {
           more.disabled = true;
           const page = await search(query, offset, PAGE);
           if (!current()) return;
-          list.append(...page.results.map(renderHit));
+          const added = page.results.map(renderHit);
+          list.append(...added);
           offset += PAGE;
+          if (added.length) added[0].querySelector("a").focus();
           if (page.more) more.disabled = false;
           else more.remove();
         });
@@ -343,13 +577,18 @@
       input.addEventListener(
         "input",
         debounce(() => {
-          const typed = input.value.trim();
-          history.replaceState(null, "", typed ? `?q=${encodeURIComponent(typed)}` : location.pathname);
+          const typed = input.value;
+          const url = typed.trim() ? `?q=${encodeURIComponent(typed.trim())}` : location.pathname;
+          try {
+            history.replaceState(null, "", url);
+          } catch (error) {
+            // file:// pages may refuse; the results still update
+          }
           run(typed);
-        }, 200),
+        }, 60),
       );
     }
-    run(query.trim());
+    run(query);
   }
 
   function start() {
@@ -361,7 +600,7 @@
   }
 
   // For tests and for other scripts of the site.
-  window.kbtoolSearch = { search, pagefindQuery, spell, unspell };
+  window.kbtoolSearch = { search, rank, parseQuery, normalise, fnv1a, decode, excerpt };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })();

@@ -1,0 +1,15 @@
+"""kbtool's own full-text search index: built with the site, read by the browser and by
+``kbtool search``.
+
+- :mod:`~kbtool.search.text`: a page -> :class:`SearchDoc` (its searchable text);
+- :mod:`~kbtool.search.tokens`: text -> terms, a query -> its parts;
+- :mod:`~kbtool.search.postings`, :mod:`~kbtool.search.codec`, :mod:`~kbtool.search.layout`:
+  the files under ``site/search/``;
+- :mod:`~kbtool.search.writer`: writes or updates them;
+- :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt`: answer a query.
+"""
+
+from kbtool.search.text import SearchDoc, search_doc
+from kbtool.search.writer import SearchStats, write_search_index
+
+__all__ = ["SearchDoc", "SearchStats", "search_doc", "write_search_index"]

@@ -1,0 +1,59 @@
+"""Where each part of the index lives under ``site/search/``, and its fixed numbers.
+
+- ``meta.js``       pages, shard counts, format version (the client reads it first);
+- ``s/<hex>.js``    a shard: term -> posting list, or ``"@<name>"`` for a long list kept in
+                    ``t/<name>.js`` of its own, so a query for a rare term does not download
+                    the lists of common ones that share its shard;
+- ``w/<hex>.js``    the words (not CJK) by their first two characters, with their page
+                    counts: what a last word typed as a prefix can expand to;
+- ``d/<n>.js``      pages' :class:`~kbtool.search.text.SearchDoc` (title, URL, excerpt
+                    text), a few consecutive ids to a file (:mod:`kbtool.search.pagefiles`),
+                    loaded only for the results on screen;
+- ``x/<hex>.js``    the update segment (:mod:`kbtool.search.update`);
+- ``pages.json``    the page table: path -> id, digest, body length (for updates).
+"""
+
+from __future__ import annotations
+
+from kbtool.search.codec import fnv1a
+
+VERSION = 2
+FOLDER = "search"
+META = "meta.js"
+TABLE = "pages.json"
+#: A posting list longer than this (characters) gets a file of its own.
+LONG_LIST = 1200
+#: Most words a prefix expands to (the commonest first).
+MAX_EXPANSIONS = 40
+
+
+def shard_count(pages: int) -> int:
+    """Term shards for a site of ``pages`` pages: a power of two near pages / 4."""
+    count = 16
+    while count * 4 < pages and count < 4096:
+        count *= 2
+    return count
+
+
+def vocab_count(shards: int) -> int:
+    return max(4, shards // 8)
+
+
+def shard_file(name: str) -> str:
+    return f"s/{name}.js"
+
+
+def long_name(term: str) -> str:
+    return f"{fnv1a(term):08x}{fnv1a(chr(1) + term):08x}"[:12]
+
+
+def long_file(name: str) -> str:
+    return f"t/{name}.js"
+
+
+def vocab_file(name: str) -> str:
+    return f"w/{name}.js"
+
+
+def vocab_key(word: str) -> str:
+    return word[:2]

@@ -1,0 +1,105 @@
+"""A page's terms with their weights and positions, and posting lists spelled as text.
+
+A posting list is, for each page that has the term, in page-id order:
+``id delta, weight, number of positions, first position, position deltas...``
+(:mod:`kbtool.search.codec` spells the numbers).
+
+The weight ranks fields before frequency: a term in the title scores 4, in the tags or
+summary 3, in a heading 1.5, plus its BM25 frequency part from the body, which is below 1
+(``tf / (tf + k1 (1 - b + b len/avglen))``). So a page with the term in its title outranks
+one that only repeats it in the body, and among body matches frequency and length decide.
+Weights are stored times 16, rounded; the query multiplies them by the term's IDF.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+
+from kbtool.search.codec import byte_table, decode, encode_bytes
+from kbtool.search.text import SearchDoc
+from kbtool.search.tokens import field_terms, title_key
+
+K1 = 1.2
+B = 0.75
+SCALE = 16
+TITLE, TAGS, SUMMARY, HEADINGS = 4.0, 3.0, 3.0, 1.5
+
+
+@dataclass(frozen=True)
+class Entry:
+    doc: int
+    weight: int
+    positions: tuple[int, ...]
+
+
+def doc_terms(doc: SearchDoc, average_length: float) -> dict[str, tuple[int, list[int]]]:
+    """``term -> (weight, positions)`` of ``doc``. Lengths are in characters of the body
+    (``average_length`` is the site's mean), known before any page is tokenised."""
+    tiers: dict[str, float] = {}
+    head: dict[str, list[int]] = {}
+    pos = 0
+    fields = [(doc.title, TITLE, True)]
+    fields += [(tag, TAGS, True) for tag in doc.tags]
+    fields.append((doc.summary, SUMMARY, True))
+    fields += [(heading, HEADINGS, False) for heading in doc.headings]
+    for text, tier, unigrams in fields:
+        found = field_terms(text, pos, unigrams)
+        for term, at in found.positions.items():
+            head.setdefault(term, []).extend(at)
+            if tier > tiers.get(term, 0.0):
+                tiers[term] = tier
+        pos += found.length + 1
+    body = field_terms(doc.body, pos, False)
+    norm = K1 * (1 - B + B * len(doc.body) / max(average_length, 1.0))
+    out: dict[str, tuple[int, list[int]]] = {}
+    for term, at in body.positions.items():
+        tf = len(at)
+        weight = tiers.get(term, 0.0) + tf / (tf + norm)
+        earlier = head.get(term)
+        out[term] = (int(weight * SCALE + 0.5), earlier + at if earlier else at)
+    for term, at in head.items():
+        if term not in out:
+            out[term] = (int(tiers[term] * SCALE + 0.5), at)
+    if doc.title:
+        out[title_key(doc.title)] = (0, [])
+    return out
+
+
+def append_entry(out: bytearray, delta: int, weight: int, positions: list[int]) -> None:
+    """Spell one entry onto ``out``, a posting list being built. (The hot loop of indexing:
+    position deltas by ``map``, digits from a table.)"""
+    numbers = [delta, weight, len(positions), positions[0]] if positions else [delta, weight, 0]
+    if len(positions) > 1:
+        numbers += map(operator.sub, positions[1:], positions[:-1])
+    try:
+        out += b"".join(map(byte_table().__getitem__, numbers))
+    except IndexError:  # a number past the table
+        out += encode_bytes(numbers)
+
+
+def encode_entries(entries: list[Entry]) -> str:
+    out = bytearray()
+    last = -1
+    for entry in entries:
+        append_entry(out, entry.doc - last, entry.weight, list(entry.positions))
+        last = entry.doc
+    return out.decode("ascii")
+
+
+def decode_entries(text: str) -> list[Entry]:
+    numbers = decode(text)
+    out: list[Entry] = []
+    i, doc = 0, -1
+    while i < len(numbers):
+        doc += numbers[i]
+        weight, count = numbers[i + 1], numbers[i + 2]
+        i += 3
+        positions: list[int] = []
+        pos = 0
+        for delta in numbers[i : i + count]:
+            pos += delta
+            positions.append(pos)
+        i += count
+        out.append(Entry(doc, weight, tuple(positions)))
+    return out

@@ -1,0 +1,79 @@
+"""The build's search stage: the site's pages -> their :class:`SearchDoc` -> ``site/search/``.
+
+A page's SearchDoc is made by the worker that parsed it, from the same tokens (see
+:mod:`kbtool.load`). A page whose content is unchanged since the live site was built takes
+its SearchDoc from the live index; the others' come from the load stage (``fetch``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from kbtool.search import layout
+from kbtool.search.codec import unscript
+from kbtool.search.pagefiles import PageReader
+from kbtool.search.text import SearchDoc
+from kbtool.search.writer import SearchStats, write_search_index
+from kbtool.wiki import Wiki
+
+#: Which page content each SearchDoc of the index was made from: path -> [digest, id].
+ORIGINS = "origins.json"
+#: Bump when :func:`search_doc` changes what it extracts, so no older SearchDoc is reused.
+TEXT_VERSION = 1
+
+
+def _previous(old: Path | None) -> dict[str, Any]:
+    if old is None:
+        return {}
+    try:
+        data = json.loads((old / ORIGINS).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("version") != TEXT_VERSION:
+        return {}
+    origins = data.get("pages")
+    return origins if isinstance(origins, dict) else {}
+
+
+def _reader(old: Path | None) -> PageReader | None:
+    try:
+        return PageReader(old, unscript((old / layout.META).read_bytes())) if old else None
+    except (OSError, ValueError):
+        return None
+
+
+Fetch = Callable[[list[str]], dict[str, SearchDoc]]
+
+
+def search_docs(wiki: Wiki, old: Path | None, fetch: Fetch) -> dict[str, SearchDoc]:
+    """Every page's SearchDoc, taken from the index in ``old`` where the page is unchanged,
+    else from ``fetch(paths)``."""
+    previous = _previous(old)
+    reader = _reader(old) if previous else None
+    docs: dict[str, SearchDoc] = {}
+    for path, page in wiki.pages.items():
+        row = previous.get(path)
+        if reader and isinstance(row, list) and len(row) == 2 and row[0] == page.digest:
+            doc = reader.doc(int(row[1]))
+            if doc is not None and doc.path == path:
+                docs[path] = doc
+    docs.update(fetch([path for path in wiki.pages if path not in docs]))
+    return {path: docs[path] for path in wiki.pages}
+
+
+def build_search(wiki: Wiki, staging: Path, live: Path, fetch: Fetch) -> SearchStats:
+    """Write the index of ``wiki`` into ``staging/search``, updating the live site's."""
+    old = live / layout.FOLDER
+    old_dir = old if (old / layout.TABLE).is_file() else None
+    docs = search_docs(wiki, old_dir, fetch)
+    folder = staging / layout.FOLDER
+    stats = write_search_index(docs, folder, old_dir)
+    data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
+    rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
+    origins = {path: [page.digest, rows[path][0]] for path, page in wiki.pages.items()}
+    data = {"version": TEXT_VERSION, "pages": origins}
+    (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
+    return stats

@@ -1,0 +1,122 @@
+"""Update an index for edited, added and removed pages without touching its main shards.
+
+The pages that changed since the index was written from scratch go to a small **update
+segment**, as in log-structured indexes (Lucene's segments): their postings in ``x/<hex>.js``
+shards of their own, their words in ``x/words.js``, and in ``meta.js`` the ids of the pages
+whose postings in the main shards are no longer valid (``dead``: edited or removed). A query
+reads a term from both and drops the dead pages' main entries, which gives the same pages as
+a fresh build. The main shards, long lists and word lists are kept as they are (hard links),
+so an edit costs the tokenising of the changed pages and a few small files, whatever the
+size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
+pages the index is written from scratch, which empties it.
+"""
+
+from __future__ import annotations
+
+import bisect
+from math import inf
+from pathlib import Path
+from typing import Any
+
+from kbtool.search import layout
+from kbtool.search.codec import script
+from kbtool.search.pagefiles import chunk_files
+from kbtool.search.text import SearchDoc
+from kbtool.search.writer import SearchStats, Writer, collect, doc_digest, write_lists, write_tables
+
+#: Most pages the update segment holds, as a share of the site (and at least 16).
+MAX_SEGMENT = 0.01
+#: Postings per segment shard, roughly, in characters.
+_SEGMENT_SHARD = 16_000
+
+
+def _page_files(folder: Path) -> list[str]:
+    return [f"d/{p.name}" for p in (folder / "d").glob("*.js")]
+
+
+def _chunk_number(name: str) -> int:
+    return int(name.removeprefix("d/").removesuffix(".js"))
+
+
+def _chunk_of(starts: list[int], doc_id: int) -> int:
+    return bisect.bisect_right(starts, doc_id) - 1
+
+
+def _segment_shards(size: int) -> int:
+    count = 1
+    while count * _SEGMENT_SHARD < size and count < 256:
+        count *= 2
+    return count
+
+
+def _write_page_files(
+    out: Writer,
+    old: Path,
+    docs: dict[str, SearchDoc],
+    table: dict[str, list[Any]],
+    segment: dict[str, list[Any]],
+    previous: dict[str, Any],
+    main_starts: list[int],
+) -> tuple[list[int], set[str]]:
+    """Write the page files the update changes: the main part's files of the pages edited now
+    or in the previous segment (to undo those), whole, from the pages; then files for the
+    pages added since. Returns the first ids of all files, and the old files not to keep."""
+    skip = {n for n in _page_files(old) if _chunk_number(n) >= len(main_starts)}
+    refresh = {row[0] for row in segment.values()}
+    refresh |= {row[0] for row in previous.get("delta", {}).values()}
+    paths_by_id = {row[0]: path for path, row in table.items()}
+    first_new = max(paths_by_id, default=-1) + 1
+    for chunk in sorted({_chunk_of(main_starts, i) for i in refresh if i < first_new}):
+        stop = main_starts[chunk + 1] if chunk + 1 < len(main_starts) else first_new
+        ids = range(main_starts[chunk], stop)
+        _, files = chunk_files(((i, docs.get(paths_by_id.get(i, ""))) for i in ids), chunk, inf)
+        out.write(*files[0])
+    added = sorted((row[0], docs[p]) for p, row in segment.items() if row[0] >= first_new)
+    new_starts, files = chunk_files(added, len(main_starts))
+    for name, content in files:
+        out.write(name, content)
+    return main_starts + new_starts, skip
+
+
+def update(
+    docs: dict[str, SearchDoc],
+    folder: Path,
+    old: Path,
+    previous: dict[str, Any],
+    stats: SearchStats,
+) -> bool:
+    """Write into ``folder`` the index in ``old`` updated to ``docs``; False if it had better
+    be written afresh."""
+    table: dict[str, list[Any]] = previous["table"]  # the main part: path -> [id, digest, length]
+    if previous["shards"] != layout.shard_count(len(docs)):
+        return False
+    changed = sorted(p for p in docs if p not in table or table[p][1] != doc_digest(docs[p]))
+    removed = [p for p in table if p not in docs]
+    if len(changed) + len(removed) > max(16, MAX_SEGMENT * len(docs)):
+        return False
+    out = Writer(folder, stats)
+    stats.changed_pages = len(changed) + len(removed)
+    next_id = max((row[0] for row in table.values()), default=-1) + 1  # new pages from here
+    segment: dict[str, list[Any]] = {}
+    for path in changed:
+        doc_id = table[path][0] if path in table else next_id
+        next_id += path not in table
+        segment[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
+    dead = sorted({table[p][0] for p in changed + removed if p in table})
+    main_starts: list[int] = previous["main_chunks"]
+    starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
+    by_id = sorted((row[0], docs[path]) for path, row in segment.items())
+    lists = collect(by_id, previous["average"])
+    shards = _segment_shards(sum(len(entry[0]) for entry in lists.values()))
+    words = write_lists(out, lists, "x", shards, long_lists=False)
+    out.write("x/words.js", script("x/words", words))
+    data = {k: previous[k] for k in ("table", "average", "shards", "vocab")}
+    data |= {"delta": segment, "dead": dead, "delta_shards": shards}
+    data |= {"main_chunks": main_starts, "chunks": starts}
+    write_tables(out, data, len(docs))
+    for file in old.rglob("*.js"):
+        name = file.relative_to(old).as_posix()
+        if name not in out.names and name not in skip and not name.startswith("x/"):
+            out.keep(old, name)
+    stats.incremental = True
+    return True

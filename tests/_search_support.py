@@ -1,0 +1,32 @@
+"""Helpers of the search tests: SearchDocs, an index in a folder, and queries over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbtool.search.engine import IndexFiles, hits, rank
+from kbtool.search.text import SearchDoc
+from kbtool.search.writer import write_search_index
+
+
+def doc(
+    path: str,
+    title: str = "",
+    body: str = "",
+    summary: str = "",
+    tags: tuple[str, ...] = (),
+    headings: tuple[str, ...] = (),
+    type: str = "concept",
+) -> SearchDoc:
+    return SearchDoc(path, path[:-3] + ".html", title, type, summary, tags, headings, body)
+
+
+def build(folder: Path, docs: list[SearchDoc]) -> Path:
+    write_search_index({d.path: d for d in docs}, folder)
+    return folder
+
+
+def found(folder: Path, query: str) -> list[str]:
+    """Paths of every page that matches ``query``, best first."""
+    index = IndexFiles(folder)
+    return [h.doc.path for h in hits(index, rank(index, query))]

@@ -1,0 +1,89 @@
+"""What search takes from a page: title, summary, tags, headings, body text."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+from kbtool.parse.frontmatter import blank_frontmatter
+from kbtool.parse.markdown import markdown_parser
+from kbtool.parse.page import parse_page
+from kbtool.search.text import SearchDoc, search_doc
+
+PAGE = """---
+type: concept
+summary: "多头  注意力的摘要"
+updated: 2026-01-01
+tags: [transformer, attention]
+---
+# 注意力机制
+
+正文第一段，见 https://arxiv.org/abs/1706.03762 与 [链接文字](../x.md)。
+第二行 $d_k$ 内联公式。
+
+## 缩放点积
+
+```python
+def scaled_dot_product(q, k):  # 计算注意力
+    return q @ k.T
+```
+
+$$
+\\frac{QK^T}{\\sqrt{d_k}}
+$$
+
+<div onclick="x()">原始 <b>HTML</b> 文字<script>alert("不要")</script></div>
+
+| 表头 | 值 |
+|---|---|
+| 单元格 | 42 |
+"""
+
+
+def _doc(text: str = PAGE, path: str = "wiki/concepts/attention.md") -> SearchDoc:
+    page = parse_page(path, text.encode(), "source" if path.startswith("sources/") else "wiki")
+    tokens = markdown_parser().parse(blank_frontmatter(text, page.body_line - 1))
+    return search_doc(page, tokens)
+
+
+def test_fields_come_from_the_parse() -> None:
+    doc = _doc()
+    assert doc.path == "wiki/concepts/attention.md"
+    assert doc.url == "wiki/concepts/attention.html"
+    assert doc.title == "注意力机制"
+    assert doc.type == "concept"
+    assert doc.summary == "多头 注意力的摘要"
+    assert doc.tags == ("transformer", "attention")
+    assert doc.headings == ("缩放点积",)  # the title heading is the title, not a heading
+
+
+def test_body_text_keeps_prose_code_and_tables() -> None:
+    body = _doc().body
+    assert "正文第一段" in body and "第二行 d_k 内联公式" in body
+    assert "链接文字" in body and "../x.md" not in body  # link text, not the target
+    assert "scaled_dot_product" in body and "计算注意力" in body  # code is searchable
+    assert "单元格" in body and "42" in body
+    assert "缩放点积" not in body  # headings are a field of their own
+
+
+def test_urls_are_reduced_to_their_host_and_display_math_is_dropped() -> None:
+    body = _doc().body
+    assert "arxiv.org" in body and "1706" not in body and "https" not in body
+    assert "frac" not in body and "sqrt" not in body
+
+
+def test_raw_html_keeps_its_text_without_tags_or_script() -> None:
+    body = _doc().body
+    assert "原始 HTML 文字" in body
+    assert "onclick" not in body and "<" not in body and "不要" not in body
+
+
+def test_doc_round_trips_through_json_and_pickle() -> None:
+    doc = _doc()
+    assert SearchDoc.from_json(json.loads(json.dumps(doc.to_json()))) == doc
+    assert pickle.loads(pickle.dumps(doc)) == doc
+
+
+def test_page_without_frontmatter_or_body() -> None:
+    doc = _doc("", "sources/papers/empty.md")
+    assert doc.title == "empty" and doc.body == "" and doc.summary == "" and doc.type == "source"

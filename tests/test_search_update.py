@@ -1,0 +1,102 @@
+"""Updating the index after an edit rewrites only what the edit touches, and answers as a
+fresh build would."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from _search_support import doc, found
+
+from kbtool.search import layout
+from kbtool.search.codec import unscript
+from kbtool.search.pagefiles import PageReader, page_file
+from kbtool.search.text import SearchDoc
+from kbtool.search.writer import write_search_index
+
+QUERIES = ("注意力", "强化学习", "policy", "pol", "页面", "新词", "sim2real", "标题 3", "独有")
+
+
+def _site(n: int = 120) -> dict[str, SearchDoc]:
+    docs = {}
+    for i in range(n):
+        body = f"第 {i} 页：注意力 与 强化学习 policy learning 页面{i % 7} 词{i % 13}。"
+        docs[f"wiki/p{i:03}.md"] = doc(f"wiki/p{i:03}.md", f"标题 {i}", body * 3)
+    return docs
+
+
+def _files(folder: Path) -> dict[str, Path]:
+    return {p.relative_to(folder).as_posix(): p for p in folder.rglob("*") if p.is_file()}
+
+
+def test_one_page_edit_writes_only_its_page_and_the_update_segment(tmp_path: Path) -> None:
+    docs = _site()
+    write_search_index(docs, tmp_path / "old")
+    edited = dict(docs)
+    path = "wiki/p005.md"
+    edited[path] = doc(path, "标题 5", "新词 独有 内容 sim2real")
+    stats = write_search_index(edited, tmp_path / "new", tmp_path / "old")
+    assert stats.incremental and stats.changed_pages == 1
+    old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
+    written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
+    reader = PageReader(tmp_path / "old", unscript((tmp_path / "old" / layout.META).read_bytes()))
+    its_file = page_file(reader.chunk_of(5))  # the file that holds page 5 (and neighbours)
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META, its_file}
+    assert set(old) <= set(new)  # every main shard, long list and word list is kept, linked
+    write_search_index(edited, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "new", query) == found(tmp_path / "fresh", query), query
+
+
+def test_successive_edits_and_an_edit_undone(tmp_path: Path) -> None:
+    docs = _site()
+    write_search_index(docs, tmp_path / "0")
+    edited = dict(docs)
+    edited["wiki/p005.md"] = doc("wiki/p005.md", "标题 5", "新词 独有")
+    write_search_index(edited, tmp_path / "1", tmp_path / "0")
+    edited["wiki/p006.md"] = doc("wiki/p006.md", "标题 6", "另一个 新词")
+    write_search_index(edited, tmp_path / "2", tmp_path / "1")
+    assert set(found(tmp_path / "2", "新词")) == {"wiki/p005.md", "wiki/p006.md"}
+    edited["wiki/p005.md"] = docs["wiki/p005.md"]  # back as it was
+    write_search_index(edited, tmp_path / "3", tmp_path / "2")
+    write_search_index(edited, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "3", query) == found(tmp_path / "fresh", query), query
+
+
+def test_added_and_removed_pages(tmp_path: Path) -> None:
+    docs = _site()
+    write_search_index(docs, tmp_path / "old")
+    changed = dict(docs)
+    del changed["wiki/p010.md"]
+    changed["wiki/new.md"] = doc("wiki/new.md", "新页面", "新词 注意力 独有")
+    stats = write_search_index(changed, tmp_path / "new", tmp_path / "old")
+    assert stats.incremental and stats.changed_pages == 2
+    assert "wiki/p010.md" not in found(tmp_path / "new", "注意力")
+    assert "wiki/new.md" in found(tmp_path / "new", "注意力")
+    assert found(tmp_path / "new", "独有") == ["wiki/new.md"]
+    write_search_index(changed, tmp_path / "fresh")
+    for query in QUERIES:
+        assert set(found(tmp_path / "new", query)) == set(found(tmp_path / "fresh", query))
+
+
+def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
+    docs = _site(40)
+    write_search_index(docs, tmp_path / "old")
+    stats = write_search_index(docs, tmp_path / "new", tmp_path / "old")
+    assert stats.incremental and stats.changed_pages == 0
+    old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
+    written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META}
+    assert stats.kept == stats.files - len(written)  # all the rest is linked
+
+
+def test_many_changes_or_a_broken_old_index_rebuild_from_scratch(tmp_path: Path) -> None:
+    docs = _site(40)
+    write_search_index(docs, tmp_path / "old")
+    rewritten = {p: doc(p, d.title, d.body + " 改") for p, d in list(docs.items())[:20]}
+    rewritten = {**docs, **rewritten}
+    assert not write_search_index(rewritten, tmp_path / "a", tmp_path / "old").incremental
+    (tmp_path / "old" / layout.TABLE).write_text("{not json", encoding="utf-8")
+    stats = write_search_index(docs, tmp_path / "b", tmp_path / "old")
+    assert not stats.incremental and found(tmp_path / "b", "注意力")
