@@ -26,7 +26,7 @@ from kbtool.parse.frontmatter import blank_frontmatter
 from kbtool.parse.markdown import WIKILINK, markdown_parser
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_cell
-from kbtool.render.mathml import to_mathml
+from kbtool.render.mathml import tex_fallback, to_mathml
 from kbtool.render.sanitize import sanitize_html
 from kbtool.wiki import Status, Target, Wiki
 
@@ -237,9 +237,7 @@ def _math(ctx: _Context, tex: str, display: bool) -> str:
             f"formula cannot be converted to MathML ({formula.error}); shown as TeX: {_clip(tex)}",
         )
     )
-    fence = "$$" if display else "$"
-    title = escape(ctx.t("math_error"))
-    return f'<code class="math-error" title="{title}">{escape(fence + tex + fence)}</code>'
+    return tex_fallback(tex, ctx.t("math_error"))
 
 
 def _clip(text: str, limit: int = 60) -> str:
