@@ -70,6 +70,7 @@ _RULES = [
     Rule("KB410", "error", "kbtool's cell worker failed (a bug: please report it)"),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
+    Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -26,6 +26,8 @@ from kbtool.parse.frontmatter import blank_frontmatter
 from kbtool.parse.markdown import WIKILINK, markdown_parser
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_cell
+from kbtool.render.diagrams import render_diagram
+from kbtool.render.gfm import add_gfm_rules
 from kbtool.render.mathml import tex_fallback, to_mathml
 from kbtool.render.sanitize import sanitize_html
 from kbtool.wiki import Status, Target, Wiki
@@ -172,6 +174,8 @@ class _Renderer(RendererHTML):
             return super().fence(tokens, idx, options, env)
         cell = cells[ctx.cell]
         ctx.cell += 1
+        if cell.language == "mermaid":
+            return render_diagram(cell.source)
         result = ctx.result.cell(cell.index) if ctx.result else None
         output = ctx.output
 
@@ -289,6 +293,7 @@ def _wikilinks(ctx: _Context, text: str) -> str:
 
 
 _RENDERER = _Renderer()
+add_gfm_rules(_RENDERER)
 
 
 def render_body(

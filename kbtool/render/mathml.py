@@ -64,6 +64,8 @@ def to_mathml(tex: str, display: bool) -> Formula:
     unknown = _UNKNOWN_COMMAND.search(mathml)
     if unknown:
         return Formula("", f"unknown command {unknown.group(1)}")
+    if "<mi>&</mi>" in mathml:  # an alignment `&` the converter did not put in a table
+        return Formula("", "`&` outside an environment that aligns (aligned, cases, matrix...)")
     match = _MATH_OPEN.match(mathml)
     if not match or not mathml.endswith("</math>"):
         return Formula("", "unexpected converter output")

@@ -45,11 +45,19 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     for pattern, replacement in (
         (r"\\arg\s*\\(min|max)(?![A-Za-z])", r"\\arg\1"),  # \arg\min -> \argmin (limits below)
         (r"\\arg(?![A-Za-z])", r"\\operatorname{arg}"),
-        (r"\\operatorname\s*\*", r"\\operatornamewithlimits"),
         (r"\\(?:operatorname|DeclareMathOperator)\s*\{\s*\}", ""),
         (rf"\\({'|'.join(OPERATORS)})(?![A-Za-z])", r"\\operatorname{\1}"),
         (r"(?<!\\)\\([RNZQCE])(?![A-Za-z])", r"\\mathbb{\1}"),  # not `\\` + letter
         (r"\\mathds(?![A-Za-z])", r"\\mathbb"),
+        # Environments latex2mathml does not know, as ones it does with the same layout.
+        (
+            r"\\begin\{(?:aligned|alignedat|flalign\*?|eqnarray\*?)\}(?:\[[tbc]\]|\{\d+\})?",
+            r"\\begin{align*}",
+        ),
+        (r"\\end\{(?:aligned|alignedat|flalign\*?|eqnarray\*?)\}", r"\\end{align*}"),
+        (r"\\begin\{(?:gathered|gather\*?|multline\*?)\}(?:\[[tbc]\])?", r"\\begin{matrix}"),
+        (r"\\end\{(?:gathered|gather\*?|multline\*?)\}", r"\\end{matrix}"),
+        (r"\\(?:begin|end)\{(?:equation\*?|subequations)\}", ""),
         (r"\\label\s*\{[^{}]*\}", ""),  # a formula on a web page has no number to refer to
         (r"\\(?:nonumber|notag)(?![A-Za-z])", ""),
         (r"\\hdots(?![A-Za-z])", r"\\ldots"),
@@ -62,15 +70,29 @@ _REWRITES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 #: A cheap test first: most formulas contain none of the names above.
 _ANY = re.compile(
-    r"\\(?:arg|operatorname|DeclareMathOperator|[RNZQCE](?![A-Za-z])|mathds|label|nonumber"
+    r"\\(?:arg|operatorname|DeclareMathOperator|[RNZQCE](?![A-Za-z])|mathds|label|nonumber|begin"
     rf"|notag|hdots|displaylimits|ensuremath|sfrac|micro|textdegree|{'|'.join(OPERATORS)})"
 )
+
+
+#: ``\operatorname{…}`` / ``\operatorname*{…}`` with plain text inside.
+_OPERATOR_NAME = re.compile(r"\\operatorname\s*(\*?)\s*\{([^{}]*)\}")
+#: TeX spaces inside an operator name: latex2mathml would break the name into letters.
+_NAME_SPACE = re.compile(r"\\[,;:> ]|~")
+
+
+def _operator_name(match: re.Match[str]) -> str:
+    name = _NAME_SPACE.sub("\u2009", match.group(2)).replace("\\!", "")
+    # The starred form puts sub- and superscripts under and over the name (limits).
+    command = "operatornamewithlimits" if match.group(1) else "operatorname"
+    return f"\\{command}{{{name}}}"
 
 
 def supply_commands(tex: str) -> str:
     """``tex`` with the commands latex2mathml lacks replaced by ones it renders."""
     if not _ANY.search(tex):
         return tex
+    tex = _OPERATOR_NAME.sub(_operator_name, tex)
     for pattern, replacement in _REWRITES:
         tex = pattern.sub(replacement, tex)
     return tex
