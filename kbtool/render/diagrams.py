@@ -27,10 +27,12 @@ MARKER = "mermaid-source"
 def render_diagram(source: str) -> str:
     """The HTML of one diagram: its source, which the browser replaces with the drawing.
 
-    >>> render_diagram("graph TD\\n  a --> b<script>")
-    '<figure class="diagram"><pre class="mermaid-source">graph TD\\n  a --&gt; b&lt;script&gt;</pre></figure>\\n'
+    >>> print(render_diagram("graph TD\\n  a --> b<script>"), end="")
+    <figure class="diagram"><pre class="mermaid-source">graph TD
+      a --&gt; b&lt;script&gt;</pre></figure>
     """
-    return f'<figure class="diagram"><pre class="{MARKER}">{escape(source, quote=False)}</pre></figure>\n'
+    source = escape(source, quote=False)
+    return f'<figure class="diagram"><pre class="{MARKER}">{source}</pre></figure>\n'
 
 
 def vendor_files() -> dict[str, bytes]:
@@ -60,7 +62,6 @@ def diagram_diagnostics(wiki: Wiki) -> list[Diagnostic]:
     pages = len({p for p, _ in found})
     message = (
         f"{len(found)} Mermaid diagram(s) on {pages} page(s) will show as source: Mermaid is not "
-        f"installed in {MERMAID.relative_to(RENDER_DIR.parent.parent)} (`make` runs `npm ci` "
-        "and copies it there)"
+        "installed in kbtool/render/vendor/ (`make` runs `npm ci` and copies it there)"
     )
     return [Diagnostic(path, line, 1, "KB510", "warning", message)]
