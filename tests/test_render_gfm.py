@@ -139,3 +139,26 @@ def test_the_site_ships_what_vendor_holds(tmp_path: Path, monkeypatch: pytest.Mo
     files = build.static_files()
     assert files["assets/vendor/mermaid.min.js"] == b"window.mermaid = {};"
     assert "assets/vendor/.hidden" not in files and "assets/diagrams.js" in files
+
+
+def test_type_labels_name_types_in_navigation_and_index_pages(tmp_path: Path) -> None:
+    from kbtool.config import load_config
+    from kbtool.render.build import build_site
+
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.kbtool]\ntypes = ["concept", "method"]\n'
+        'type-labels = { concept = "概念", method = "方法" }\n',
+        encoding="utf-8",
+    )
+    _wiki_with_diagrams(tmp_path, 0)
+    report = build_site(load_config(tmp_path), jobs=1, use_cache=False)
+    assert report.ok, report.diagnostics
+    site = tmp_path / "site"
+    page = (site / "wiki" / "plain.html").read_text(encoding="utf-8")
+    nav = page.split('<nav class="site-nav"')[1].split("</nav>")[0]
+    assert ">概念</a>" in nav and ">方法</a>" in nav and ">concept<" not in nav
+    assert 'class="page-type"' in page and ">概念</a></dd>" in page
+    index = (site / "types" / "concept.html").read_text(encoding="utf-8")
+    assert "<title>类型：概念" in index
+    home = (site / "index.html").read_text(encoding="utf-8")
+    assert '<span class="type-name">概念</span>' in home
