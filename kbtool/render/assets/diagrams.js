@@ -7,6 +7,7 @@
   var library = new URL("vendor/mermaid.min.js", script ? script.src : location.href).href;
   var dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var counter = 0;
+  var MAX_TEXT = 50000;  // characters; Mermaid would draw a "too large" box instead of failing
 
   function sources() {
     return Array.prototype.slice.call(document.querySelectorAll("pre.mermaid-source"));
@@ -30,11 +31,44 @@
       securityLevel: "strict",
       theme: dark && dark.matches ? "dark" : "default",
       // Bounds, so that a huge diagram fails quickly with a message instead of hanging.
-      maxTextSize: 50000,
+      maxTextSize: MAX_TEXT,
       maxEdges: 500,
       suppressErrorRendering: true,
       fontFamily: getComputedStyle(document.body).fontFamily
     });
+  }
+
+  // Mermaid's strict level sanitises labels but keeps <img src> and CSS url(): either could
+  // fetch from another site. The drawing is parsed inert (a template loads nothing), and
+  // every reference that is not to the drawing itself is dropped before it joins the page.
+  var LOCAL = /^(#|data:image\/)/i;
+  var LINK = /^(https?:|mailto:|#)/i;
+  var CSS_URL = /url\(\s*(['"]?)(?!#)[^)]*\)/gi;
+
+  function inert(svg) {
+    var template = document.createElement("template");
+    template.innerHTML = svg;
+    var root = template.content;
+    root.querySelectorAll("script, iframe, object, embed, link, meta").forEach(function (el) {
+      el.remove();
+    });
+    root.querySelectorAll("*").forEach(function (el) {
+      Array.prototype.slice.call(el.attributes).forEach(function (attr) {
+        var name = attr.name.toLowerCase();
+        var value = attr.value.trim();
+        var isLink = el.localName === "a" && (name === "href" || name === "xlink:href");
+        if (name.indexOf("on") === 0) el.removeAttribute(attr.name);
+        else if (isLink && !LINK.test(value)) el.removeAttribute(attr.name);
+        else if (!isLink && /^(src|srcset|href|xlink:href|action|formaction|poster)$/.test(name) && !LOCAL.test(value)) {
+          el.removeAttribute(attr.name);
+        } else if (name === "style" && CSS_URL.test(value)) {
+          el.setAttribute("style", value.replace(CSS_URL, "none"));
+        }
+        CSS_URL.lastIndex = 0;
+      });
+      if (el.localName === "style") el.textContent = el.textContent.replace(CSS_URL, "none");
+    });
+    return root;
   }
 
   function showError(pre, error) {
@@ -52,10 +86,14 @@
     var figure = pre.parentNode;
     var id = "diagram-" + ++counter;
     try {
-      var result = await window.mermaid.render(id, pre.textContent);
+      var text = pre.textContent;
+      if (text.length > MAX_TEXT) {
+        throw new Error("diagram too large to draw: " + text.length + " characters (at most " + MAX_TEXT + ")");
+      }
+      var result = await window.mermaid.render(id, text);
       var drawing = figure.querySelector(".diagram-drawing") || document.createElement("div");
       drawing.className = "diagram-drawing";
-      drawing.innerHTML = result.svg;  // Mermaid's output, sanitised by it (strict level)
+      drawing.replaceChildren(inert(result.svg));
       figure.insertBefore(drawing, pre);
       var old = figure.querySelector(".diagram-error");
       if (old) old.remove();
