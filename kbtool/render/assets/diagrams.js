@@ -94,6 +94,9 @@
       var drawing = figure.querySelector(".diagram-drawing") || document.createElement("div");
       drawing.className = "diagram-drawing";
       drawing.replaceChildren(inert(result.svg));
+      var svg = drawing.querySelector("svg");
+      // On a phone a wide diagram keeps a readable size and scrolls sideways in its figure.
+      if (svg && svg.style.maxWidth) svg.style.minWidth = "min(" + svg.style.maxWidth + ", 40rem)";
       figure.insertBefore(drawing, pre);
       var old = figure.querySelector(".diagram-error");
       if (old) old.remove();
