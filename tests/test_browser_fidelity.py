@@ -295,3 +295,12 @@ def test_mermaid_loads_only_on_pages_with_diagrams(visit: Visit) -> None:
     wait_for_diagrams(page)
     assert [u for u in visit.requests if u.endswith("assets/vendor/mermaid.min.js")]
     assert_clean(watched)
+
+
+def test_search_still_works_under_the_diagram_pages_policy(visit: Visit) -> None:
+    page, watched = visit(TRANSFORMER)
+    assert page.locator('meta[http-equiv="Content-Security-Policy"]').count() == 1
+    page.fill('#search input[name="q"]', "注意力")
+    page.wait_for_selector("#search-results .search-hit")
+    assert page.locator("#search-results .search-hit").count() >= 2
+    assert_clean(watched)
