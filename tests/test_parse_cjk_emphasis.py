@@ -7,6 +7,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from kbtool.parse.cjk_emphasis import cjk_base, cjk_emphasis_plugin
@@ -123,3 +125,11 @@ def test_deep_or_unbalanced_emphasis_is_parsed_in_bounded_time(source: str) -> N
     # A pathological run must finish (the timeout fails it if it hangs) and keep the text.
     html = markdown_parser().render(source)
     assert html.count("深" if "深" in source else "中" if "中" in source else "字") >= 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="*_~「」（）。，字aA1 \n\ufe01\ufe0e“”😀한!-", max_size=80))
+def test_any_mix_of_markers_and_cjk_parses_and_keeps_its_letters(text: str) -> None:
+    html = markdown_parser().render(text)
+    for char in "字한😀":
+        assert html.count(char) == text.count(char)
