@@ -146,7 +146,14 @@ def visit(browser: Any, base: str) -> Iterator[Visit]:  # noqa: F811
 
 
 def wait_for_diagrams(page: Any, timeout: float = 60_000) -> None:
+    """Bring each diagram near the screen, as a reader scrolling would, and wait for it."""
+    for figure in page.locator("figure.diagram").all():
+        figure.scroll_into_view_if_needed()
+        page.wait_for_function(
+            "f => f.hasAttribute('data-drawn')", arg=figure.element_handle(), timeout=timeout
+        )
     page.wait_for_selector('html[data-diagrams="done"]', state="attached", timeout=timeout)
+    page.evaluate("window.scrollTo(0, 0)")
 
 
 def assert_clean(watched: Watched) -> None:
@@ -283,6 +290,15 @@ def test_deep_emphasis_builds_and_shows(visit: Visit) -> None:
     page, watched = visit("wiki/concepts/deep.html")
     assert "核心" in page.locator("main").inner_text()
     assert page.locator("main strong").count() >= 1
+    assert_clean(watched)
+
+
+def test_mermaid_loads_only_when_a_diagram_comes_near(visit: Visit) -> None:
+    page, watched = visit("wiki/concepts/transformer.html", height=300)
+    page.wait_for_timeout(500)
+    assert not [u for u in visit.requests if "mermaid.min.js" in u]  # the diagram is far below
+    wait_for_diagrams(page)
+    assert [u for u in visit.requests if u.endswith("assets/vendor/mermaid.min.js")]
     assert_clean(watched)
 
 

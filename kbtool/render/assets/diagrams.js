@@ -4,7 +4,7 @@
 (function () {
   "use strict";
   var script = document.currentScript;
-  var library = new URL("vendor/mermaid.min.js", script ? script.src : location.href).href;
+  var libraryUrl = new URL("vendor/mermaid.min.js", script ? script.src : location.href).href;
   var dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var counter = 0;
   var MAX_TEXT = 50000;  // characters; Mermaid would draw a "too large" box instead of failing
@@ -16,7 +16,7 @@
   function load(done) {
     if (window.mermaid) return done();
     var tag = document.createElement("script");
-    tag.src = library;
+    tag.src = libraryUrl;
     tag.onload = done;
     tag.onerror = function () {
       document.documentElement.setAttribute("data-diagrams", "unavailable");
@@ -110,21 +110,60 @@
     }
   }
 
-  async function drawAll() {
-    configure();
-    var pres = sources();
-    for (var i = 0; i < pres.length; i++) {
-      await draw(pres[i]);
-      // Give the page a turn between diagrams, so a page with many stays responsive.
-      await new Promise(function (resolve) { setTimeout(resolve, 0); });
+  // Diagrams are drawn one at a time, as they come near the screen: Mermaid (several MB) is
+  // loaded only when the first one does, and a page with many stays responsive.
+  var queue = Promise.resolve();
+  var ready = null;
+
+  function library() {
+    if (!ready) {
+      ready = new Promise(function (resolve, reject) {
+        load(function () { configure(); resolve(); });
+        setTimeout(function () {
+          if (!window.mermaid) reject(new Error("Mermaid did not load"));
+        }, 30000);
+      });
     }
-    document.documentElement.setAttribute("data-diagrams", "done");
+    return ready;
+  }
+
+  function finished() {
+    var pending = sources().filter(function (pre) { return !pre.parentNode.hasAttribute("data-drawn"); });
+    if (!pending.length) document.documentElement.setAttribute("data-diagrams", "done");
+  }
+
+  function schedule(pre) {
+    queue = queue
+      .then(library)
+      .then(function () { return draw(pre); })
+      .then(function () { return new Promise(function (resolve) { setTimeout(resolve, 0); }); })
+      .then(finished, function () { /* no library: the sources stay as they are */ });
   }
 
   function start() {
-    if (!sources().length) return;
-    load(drawAll);
-    if (dark && dark.addEventListener) dark.addEventListener("change", drawAll);
+    var pres = sources();
+    if (!pres.length) return;
+    if (!("IntersectionObserver" in window)) {
+      pres.forEach(schedule);
+    } else {
+      var observer = new IntersectionObserver(function (entries) {
+        entries.forEach(function (entry) {
+          if (!entry.isIntersecting) return;
+          observer.unobserve(entry.target);
+          schedule(entry.target);
+        });
+      }, { rootMargin: "400px 0px" });
+      pres.forEach(function (pre) { observer.observe(pre); });
+    }
+    if (dark && dark.addEventListener) {
+      dark.addEventListener("change", function () {
+        if (!window.mermaid) return;
+        configure();
+        sources().forEach(function (pre) {
+          if (pre.parentNode.getAttribute("data-drawn") === "true") schedule(pre);
+        });
+      });
+    }
   }
 
   if (document.readyState === "loading") {
