@@ -4,14 +4,27 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+VENDOR := kbtool/render/vendor
+MERMAID := $(VENDOR)/mermaid.min.js
 
-.PHONY: site test check lint bench clean
+.PHONY: site test check lint bench clean vendor
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml package.json package-lock.json
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(MAKE) --no-print-directory vendor
 	touch $(STAMP)
+
+# Mermaid (for diagrams) and the CommonMark spec (for the tests), pinned by version and
+# integrity hash in package-lock.json. Mermaid's one-file build is copied into the package
+# (git-ignored), and from there into the wheel. Without npm the site shows diagram sources.
+vendor:
+	@if command -v npm >/dev/null 2>&1; then \
+	  npm ci --ignore-scripts --no-audit --no-fund --loglevel=error && \
+	  mkdir -p $(VENDOR) && cp node_modules/mermaid/dist/mermaid.min.js $(MERMAID) && \
+	  cp node_modules/mermaid/LICENSE $(VENDOR)/mermaid.LICENSE.txt; \
+	else echo "npm not found: diagrams will show as their source (KB510)"; fi
 
 site: $(STAMP)
 	$(BIN)/kbtool build
@@ -32,4 +45,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
 
 clean:
-	rm -rf $(VENV) site .kbtool
+	rm -rf $(VENV) site .kbtool node_modules $(VENDOR)

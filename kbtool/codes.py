@@ -84,6 +84,7 @@ _RULES = [
     ),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
+    Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

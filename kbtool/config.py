@@ -32,6 +32,7 @@ class Config:
     sources: str = "sources"
     exclude: tuple[str, ...] = ()
     types: tuple[str, ...] = DEFAULT_TYPES
+    type_labels: dict[str, str] = field(default_factory=dict)
     required: tuple[str, ...] = ("type", "summary", "updated")
     severity: dict[str, str] = field(default_factory=dict)
     ignore: tuple[str, ...] = ()
@@ -137,6 +138,14 @@ def _choice(*choices: str) -> Callable[[Any], str | None]:
     return lambda value: value if value in choices else None
 
 
+def _label_table(value: Any) -> dict[str, str] | None:
+    if isinstance(value, dict) and all(
+        isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in value.items()
+    ):
+        return {k: v.strip() for k, v in value.items()}
+    return None
+
+
 def _severity_table(value: Any) -> dict[str, str] | None:
     if not isinstance(value, dict):
         return None
@@ -156,6 +165,12 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "sources": ("sources", _folder, "a folder in the repository", "folder of source-archive pages"),
     "exclude": ("exclude", _str_list, "a list of globs", "files to skip, as globs"),
     "types": ("types", _str_list, "a list of strings", "allowed values of `type`"),
+    "type-labels": (
+        "type_labels",
+        _label_table,
+        'a table of type = "label"',
+        "names the site shows for page types",
+    ),
     "required": ("required", _str_list, "a list of keys", "frontmatter keys a wiki page needs"),
     "severity": (
         "severity",

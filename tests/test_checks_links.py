@@ -326,3 +326,12 @@ def test_external_urls_are_not_fetched(check_a, page) -> None:
         events = _Opened.stop()
     assert diagnostics == []
     assert not any(event.startswith("socket.") for event, _ in events)
+
+
+def test_bare_urls_are_external_never_pages(check_a, page) -> None:
+    # Linked on the site, but a URL is never a page: no KB2 finding, even for names of pages.
+    text = page(
+        "# A\n\n见 https://example.org/gone.md）和 https://example.org/b.md#nowhere，"
+        "以及 [b](b.md) 与 http://localhost/../../outside.md。\n"
+    )
+    assert check_a(text) == []

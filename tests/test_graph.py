@@ -137,3 +137,15 @@ def test_graphml_holds_titles_and_tags_with_control_characters(make_wiki, page) 
     assert again.nodes["wiki/a.md"]["title"] == "Bad \ufffd title \ufffd[31m"
     assert again.nodes["wiki/a.md"]["tags"] == "a\ufffdb"
     assert json.loads(export(graph, "json"))["nodes"][0]["title"] == "Bad \x0b title \x1b[31m"
+
+
+def test_bare_urls_are_no_edges(make_wiki, page) -> None:
+    root = make_wiki(
+        {
+            "wiki/a.md": page("# A\n\n见 https://example.org/wiki/b.md）与 [b](b.md)。\n"),
+            "wiki/b.md": page("# B\n\nhttps://example.org/wiki/a.md\n"),
+        }
+    )
+    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    assert sorted(edges(wiki)) == [("wiki/a.md", "wiki/b.md", "link")]
+    assert [link.target for link in wiki.pages["wiki/b.md"].links] == []

@@ -80,7 +80,7 @@ def test_math_is_mathml_and_a_bad_formula_is_a_diagnostic_with_its_line(tmp_path
     assert '<annotation encoding="application/x-tex">x^2</annotation>' in out.html
     [diagnostic] = out.diagnostics
     assert diagnostic.code == "KB501" and diagnostic.line == 6 + 7  # frontmatter is 5 lines
-    assert '<code class="math-error"' in out.html and "$\\left( x$" in out.html
+    assert '<span class="math-tex math-error"' in out.html and "\\left( x<" in out.html
 
 
 @pytest.mark.parametrize(

@@ -16,9 +16,12 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import unescapeAll
 from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.footnote import footnote_plugin
 
 from kbtool.model import Cell, Heading, Link, LinkKind, Problem, Span
+from kbtool.parse.autolink import autolink_plugin
 from kbtool.parse.cells import CellOptionsError, split_info
+from kbtool.parse.cjk_emphasis import cjk_emphasis_plugin
 from kbtool.parse.notebook_cells import is_code_cell, region_lines
 from kbtool.parse.slugs import unique_slugs
 
@@ -33,8 +36,14 @@ _NOT_LINKS = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)|<!--.*?-->", re.DO
 
 @cache
 def markdown_parser() -> MarkdownIt:
-    """The one parser configuration: CommonMark, GFM tables and strikethrough, `$` math."""
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    """The one parser configuration, for the checker and the renderer alike.
+
+    CommonMark with what GitHub renders (tables, ``~~strikethrough~~``, task lists, alert
+    blockquotes, bare-URL links, footnotes), CJK-friendly emphasis, and ``$`` math.
+    """
+    options = {"html": True, "tasklists": True, "alerts": True}
+    md = MarkdownIt("commonmark", options).enable(["table", "strikethrough"])
+    md.use(cjk_emphasis_plugin).use(autolink_plugin).use(footnote_plugin, inline=False)
     return md.use(dollarmath_plugin, allow_space=True, double_inline=True)
 
 
@@ -213,8 +222,8 @@ def _collect_links(
             href, kind = child.content, "wikilink"
         else:
             continue
-        if child.markup == "autolink":
-            continue  # <https://...>: always external, nothing to check.
+        if child.markup in ("autolink", "linkify"):
+            continue  # <https://...> or a bare URL: always external, nothing to check.
         if block is None:
             if (start, end) not in blocks:
                 blocks[start, end] = _Block(md, lines, start, end)

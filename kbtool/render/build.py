@@ -53,6 +53,7 @@ from kbtool.memo import (
 )
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
+from kbtool.render.diagrams import diagram_diagnostics, vendor_files
 from kbtool.render.graphpage import graph_data, graph_page, graph_script
 from kbtool.render.highlight import stylesheet
 from kbtool.render.indexes import index_pages
@@ -149,6 +150,7 @@ def static_files() -> dict[str, bytes]:
         if path.is_file() and not path.name.startswith(".")
     }
     files["assets/pygments.css"] = stylesheet().encode("utf-8")
+    files.update(vendor_files())  # Mermaid, when `make` installed it
     return files
 
 
@@ -327,6 +329,7 @@ def build_site(
         checked = check_wiki(config, snapshot, store, jobs, use_cache, pages=loaded.pages)
         report.diagnostics = filter_diagnostics(checked.diagnostics, config)
         wiki = checked.wiki.with_pages(loaded.pages)
+        report.diagnostics += filter_diagnostics(diagram_diagnostics(wiki), config)
         clock.lap("check")
         if report.errors:
             return report

@@ -35,9 +35,13 @@ class SiteContext:
     def title(self) -> str:
         return self.config.site_title
 
+    def type_label(self, name: str) -> str:
+        """What the site calls page type ``name`` (``type-labels``, else the name itself)."""
+        return self.config.type_labels.get(name, name)
+
     def nav_types(self) -> list[tuple[str, str]]:
         """(label, URL from the site root) of each configured page type."""
-        return [(name, urls.type_output(name)) for name in self.config.types]
+        return [(self.type_label(name), urls.type_output(name)) for name in self.config.types]
 
     def template_vars(self, output: str, page_title: str, **extra: Any) -> dict[str, Any]:
         """The variables of ``base.html`` for a page written at ``output``."""
@@ -47,6 +51,7 @@ class SiteContext:
             "site_title": self.title,
             "page_title": page_title,
             "nav_types": self.nav_types(),
+            "type_label": self.type_label,
             "description": "",
             "search_page": False,
         }

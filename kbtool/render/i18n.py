@@ -71,6 +71,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "built_with": "Built by kbtool",
         "summary": "Summary",
         "untitled_type": "(no type)",
+        "alert_note": "Note",
+        "alert_tip": "Tip",
+        "alert_important": "Important",
+        "alert_warning": "Warning",
+        "alert_caution": "Caution",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -132,6 +137,11 @@ STRINGS: dict[str, dict[str, str]] = {
         "built_with": "由 kbtool 生成",
         "summary": "摘要",
         "untitled_type": "（无类型）",
+        "alert_note": "备注",
+        "alert_tip": "提示",
+        "alert_important": "重要",
+        "alert_warning": "警告",
+        "alert_caution": "注意",
     },
 }
 

@@ -79,7 +79,8 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     for name in type_names:
         output = urls.type_output(name)
         entries = [_entry(i, output) for i in _by_title(by_type.get(name, []))]
-        out.append(_list_page(output, t("type_title", type=name), entries, show_type=False))
+        title = t("type_title", type=site.type_label(name))
+        out.append(_list_page(output, title, entries, show_type=False))
 
     tag_pages: dict[str, list[PageInfo]] = defaultdict(list)
     for info in infos:
@@ -87,7 +88,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
             tag_pages[tag].append(info)
     for tag, tagged in sorted(tag_pages.items()):
         output = urls.tag_output(tag)
-        entries = [_entry(i, output) for i in _by_title(tagged)]
+        entries = [_entry(i, output, site.type_label(i.ref.type)) for i in _by_title(tagged)]
         out.append(_list_page(output, t("tag_title", tag=tag), entries, show_type=True))
 
     def folder(info: PageInfo) -> str:
@@ -102,7 +103,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
 
     counts = Counter(i.ref.type for i in wiki_infos)
     types = [
-        (name, urls.type_output(name), counts.get(name, 0))
+        (site.type_label(name), urls.type_output(name), counts.get(name, 0))
         for name in type_names
         if counts.get(name, 0)
     ]
@@ -121,7 +122,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
                 "intro": intro,
                 "types": types,
                 "source_count": len(source_infos),
-                "recent": [_entry(i, urls.HOME) for i in recent],
+                "recent": [_entry(i, urls.HOME, site.type_label(i.ref.type)) for i in recent],
                 "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
             },
         )

@@ -24,7 +24,9 @@ from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
 from kbtool.parse.markdown import WIKILINK, markdown_parser
 from kbtool.render.cells import render_cell
-from kbtool.render.mathml import to_mathml
+from kbtool.render.diagrams import render_diagram
+from kbtool.render.gfm import add_gfm_rules
+from kbtool.render.mathml import tex_fallback, to_mathml
 from kbtool.wiki import is_external
 
 Hole = tuple[str, ...]
@@ -160,6 +162,8 @@ class _Renderer(RendererHTML):
             return super().fence(tokens, idx, options, env)
         cell = cells[ctx.cell]
         ctx.cell += 1
+        if cell.language == "mermaid":
+            return render_diagram(cell.source)
         return render_cell(cell, ctx.t, ctx.hole("cell", str(cell.index)))
 
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
@@ -219,9 +223,7 @@ def _math(ctx: _Context, tex: str, display: bool) -> str:
             f"formula cannot be converted to MathML ({formula.error}); shown as TeX: {_clip(tex)}",
         )
     )
-    fence = "$$" if display else "$"
-    title = escape(ctx.t("math_error"))
-    return f'<code class="math-error" title="{title}">{escape(fence + tex + fence)}</code>'
+    return tex_fallback(tex, ctx.t("math_error"))
 
 
 def _clip(text: str, limit: int = 60) -> str:
@@ -241,6 +243,7 @@ def _wikilinks(ctx: _Context, text: str) -> str:
 
 
 _RENDERER = _Renderer()
+add_gfm_rules(_RENDERER)
 
 
 def render_body(page: Page, tokens: list[Token], t: Callable[..., str]) -> PageBody:

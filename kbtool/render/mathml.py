@@ -13,6 +13,7 @@ from functools import lru_cache
 from html import escape
 
 from kbtool.render.sanitize import sanitize_mathml
+from kbtool.render.tex_commands import supply_commands
 
 _UNKNOWN_COMMAND = re.compile(r"<m[io]>(\\[A-Za-z]+)</m[io]>")
 _MATH_OPEN = re.compile(r"^<math ([^>]*)>")
@@ -56,13 +57,15 @@ def to_mathml(tex: str, display: bool) -> Formula:
     if not _braces_balanced(source):
         return Formula("", "unbalanced braces")
     try:
-        mathml = convert(source, display="block" if display else "inline")
+        mathml = convert(supply_commands(source), display="block" if display else "inline")
     except Exception as error:  # latex2mathml raises many kinds, all meaning "bad TeX"
         name = type(error).__name__
         return Formula("", f"{name}{': ' + str(error) if str(error) else ''}")
     unknown = _UNKNOWN_COMMAND.search(mathml)
     if unknown:
         return Formula("", f"unknown command {unknown.group(1)}")
+    if "<mi>&</mi>" in mathml:  # an alignment `&` the converter did not put in a table
+        return Formula("", "`&` outside an environment that aligns (aligned, cases, matrix...)")
     match = _MATH_OPEN.match(mathml)
     if not match or not mathml.endswith("</math>"):
         return Formula("", "unexpected converter output")
@@ -73,4 +76,17 @@ def to_mathml(tex: str, display: bool) -> Formula:
     # The converter copies \\text{...} verbatim, markup included: clean before publishing.
     return Formula(
         sanitize_mathml(f"<math {match.group(1)}><semantics>{inner}{annotation}</semantics></math>")
+    )
+
+
+def tex_fallback(tex: str, title: str) -> str:
+    """A formula that could not be converted: its TeX, set in the face of a formula (not as
+    code), with ``title`` saying why it is not typeset.
+
+    >>> tex_fallback("x <", "not converted")
+    '<span class="math-tex math-error" role="math" title="not converted">x &lt;</span>'
+    """
+    return (
+        f'<span class="math-tex math-error" role="math" title="{escape(title)}">'
+        f"{escape(tex.strip(), quote=False)}</span>"
     )

@@ -92,6 +92,7 @@ _HTML_TAGS = frozenset(nh3.ALLOWED_TAGS) | {
     "video",
     "audio",
     "track",
+    "input",  # task-list checkboxes
 }
 _HTML_ATTRS: dict[str, set[str]] = {
     "*": {"class", "id", "title", "lang", "dir", "aria-label", "aria-hidden", "role"},
@@ -107,6 +108,7 @@ _HTML_ATTRS: dict[str, set[str]] = {
     "track": {"src", "kind", "srclang", "label"},
     "abbr": {"title"},
     "time": {"datetime"},
+    "input": {"type", "checked", "disabled"},
 }
 _URL_SCHEMES = {"http", "https", "mailto"}
 
