@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from render_support import render_text
 
 from kbtool.config import Config
 from kbtool.load import load_wiki
 from kbtool.render import build, diagrams
+from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
-from kbtool.render.markdown import RenderedBody, render_body
 from kbtool.render.sanitize import sanitize_html
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
@@ -21,7 +22,7 @@ def render(tmp_path: Path, body: str, language: str = "zh") -> RenderedBody:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(FRONT + body, encoding="utf-8")
     wiki = load_wiki(Config(root=tmp_path), jobs=1, use_cache=False)
-    return render_body(wiki.pages["wiki/a.md"], FRONT + body, wiki, None, translator(language))
+    return render_text(wiki.pages["wiki/a.md"], FRONT + body, wiki, None, translator(language))
 
 
 def test_task_lists_are_disabled_checkboxes(tmp_path: Path) -> None:

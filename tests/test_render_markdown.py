@@ -5,14 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from render_support import render_text
 
 from kbtool.config import Config
 from kbtool.execute.results import CellResult, PageResult
 from kbtool.load import load_wiki
-from kbtool.parse.page import parse_page_tokens
-from kbtool.render.fill import RenderedBody, fill_body
+from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
-from kbtool.render.markdown import render_body
 from kbtool.render.mathml import to_mathml
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
@@ -31,9 +30,7 @@ def render(
         (tmp_path / rel).write_text(text, encoding="utf-8")
     wiki = load_wiki(Config(root=tmp_path), jobs=1, use_cache=False)
     page = wiki.pages[path]
-    parsed, tokens = parse_page_tokens(path, files[path].encode("utf-8"), page.kind)
-    body = render_body(parsed, tokens, translator("en"))
-    return fill_body(body, page, wiki, result, translator("en"))
+    return render_text(page, files[path], wiki, result, translator("en"))
 
 
 def test_heading_ids_are_the_checkers_slugs(tmp_path: Path) -> None:
