@@ -5,13 +5,13 @@ from __future__ import annotations
 import hashlib
 import multiprocessing
 import os
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool import cache
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
+from kbtool.lifecycle import worker_pool
 from kbtool.model import Page, Problem
 from kbtool.parse.digest import content_digest
 from kbtool.wiki import Wiki
@@ -111,8 +111,7 @@ def _parse_all(todo: list[tuple[str, bytes, str, str]], jobs: int) -> list[Page]
     try:
         size = max(8, len(todo) // (jobs * 8))
         chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        with worker_pool(jobs) as pool:
             return [page for chunk in pool.map(_parse_chunk, chunks) for page in chunk]
     finally:
         _PENDING = []

@@ -6,6 +6,7 @@ import argparse
 import sys
 import threading
 
+from kbtool import lifecycle
 from kbtool.commands import add_jobs_argument, load_project_config
 
 
@@ -31,19 +32,24 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.serve import BuildVersion, make_server, watch_and_rebuild
 
     config = load_project_config(args)
+    #: sites published when the rebuild under way began; None between rebuilds
+    rebuilding: int | None = None
 
     def rebuild() -> bool:
-        nonlocal config
+        nonlocal config, rebuilding
+        rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
             report = build_site(config, jobs=args.jobs, progress=sys.stderr)
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
+            rebuilding = None
             return False
+        rebuilding = None  # not reached when interrupted: `run` then says what became of it
         print_report(report)
         return report.published
 
-    rebuild()
+    rebuild()  # interrupted here, the command line says so
     site_dir = config.root / config.site_dir
     version = BuildVersion()
     try:
@@ -61,8 +67,12 @@ def run(args: argparse.Namespace) -> int:
             stop.wait()
         else:
             watch_and_rebuild(config, rebuild, version, stop)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as interrupt:
+        if rebuilding is None:
+            return 0  # between rebuilds: stopping the server is how serve ends
+        published = lifecycle.publications() > rebuilding
+        print(lifecycle.interrupted_line(interrupt, published), file=sys.stderr)
+        return lifecycle.exit_code(interrupt)
     finally:
         stop.set()
         server.shutdown()

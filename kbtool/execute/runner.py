@@ -79,7 +79,11 @@ class Runner:
 
     def _worker(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
-            settings = {"jobs": self.jobs, "preload": list(self.config.preload)}
+            settings = {
+                "jobs": self.jobs,
+                "preload": list(self.config.preload),
+                "parent": os.getpid(),  # the worker exits at once if this process has gone
+            }
             package_parent = str(Path(kbtool.__file__).resolve().parent.parent)
             self.process = subprocess.Popen(
                 [sys.executable, "-P", "-c", _BOOT, encode(settings).decode(), package_parent],

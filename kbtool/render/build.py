@@ -22,7 +22,6 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -33,6 +32,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
+from kbtool.lifecycle import worker_pool
 from kbtool.load import default_jobs, load_wiki, scan
 from kbtool.memo import (
     diagnostics_from_json,
@@ -247,8 +247,7 @@ def _render(
         return records
     _WORK.update(site=site, staging=staging)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        with worker_pool(jobs) as pool:
             futures = [
                 pool.submit(_render_pages, chunk) for chunk in _chunks([i.arg for i in pages], jobs)
             ]

@@ -20,6 +20,7 @@ from typing import Any
 
 from kbtool.config import Config
 from kbtool.errors import KbtoolError
+from kbtool.lifecycle import dying_with_parent
 from kbtool.render import search_grams
 
 #: Pagefind's bundle folder inside the site; ``search.js`` loads ``pagefind/pagefind.js``.
@@ -105,7 +106,9 @@ def _index(stage: Path, out: Path, language: str) -> None:
         "--silent",
     ]
     try:
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(
+            dying_with_parent(command), capture_output=True, text=True, check=False
+        )
     except OSError as error:
         raise SearchIndexError(f"search index: cannot run Pagefind: {error}") from error
     if done.returncode != 0:
