@@ -17,15 +17,16 @@ The warm worker of :mod:`kbtool.execute` and its page processes use :func:`die_w
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import signal
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
 from types import FrameType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kbtool.errors import KbtoolError
 
@@ -170,6 +171,7 @@ def dying_with_parent(command: list[str]) -> list[str]:
 # -- stop signals ---------------------------------------------------------------------------
 
 _received: int | None = None
+_installed_in: int | None = None  # the pid whose handlers :func:`signals_as_interrupts` set
 _deferring = 0
 _pending: int | None = None
 
@@ -194,16 +196,47 @@ def signals_as_interrupts() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    _received = None
+    global _installed_in
+    _received, _installed_in = None, os.getpid()
     previous = {}
     for sig in STOP_SIGNALS:
         if signal.getsignal(sig) is not signal.SIG_IGN:
             previous[sig] = signal.signal(sig, _interrupt)
+    hook = sys.unraisablehook
+    sys.unraisablehook = functools.partial(_raise_again, hook)
     try:
         yield
     finally:
+        _installed_in = None
+        sys.unraisablehook = hook
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+def _raise_again(hook: Callable[[Any], object], unraisable: Any) -> None:
+    """An interrupt raised where Python drops exceptions (a finalizer, the handlers a fork
+    runs: ``logging`` has one) would be lost: send the signal again a moment later, when this
+    process is back in plain code (and again, should that be another such place)."""
+    if not isinstance(unraisable.exc_value, Interrupted):
+        hook(unraisable)
+    elif os.getpid() == _installed_in:
+        resend = threading.Timer(0.02, os.kill, (os.getpid(), unraisable.exc_value.signum))
+        resend.daemon = True
+        resend.start()
+
+
+def _forked_child() -> None:
+    """A child forked while kbtool's handlers are set (a pool worker) must not run them: the
+    stop signals are kbtool's to handle; Ctrl-C reaches the child too, and is ignored."""
+    if _installed_in is None:
+        return
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in STOP_SIGNALS[1:]:
+        signal.signal(sig, signal.SIG_DFL)
+    sys.unraisablehook = sys.__unraisablehook__
+
+
+os.register_at_fork(after_in_child=_forked_child)
 
 
 @contextlib.contextmanager

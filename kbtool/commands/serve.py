@@ -57,12 +57,11 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
-    port = server.server_address[1]
-    print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     stop = threading.Event()
     try:
+        port = server.server_address[1]
+        print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         if args.no_watch:
             stop.wait()
         else:
