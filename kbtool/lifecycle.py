@@ -130,10 +130,13 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 
 def _kill_workers(pool: ProcessPoolExecutor) -> None:
     # The pool's manager thread fails every pending future once it sees the workers die, and
-    # (Python 3.11) raises in its thread on one already cancelled, as `map` cancels them.
-    pending = pool._pending_work_items
-    for work_id in [k for k, item in pending.items() if item.future.cancelled()]:
-        pending.pop(work_id, None)
+    # (Python 3.11) raises in its thread on one already cancelled, as `map` cancels them. It
+    # is given a fresh future to fail instead (its own table is never touched from here).
+    from concurrent.futures import Future
+
+    for item in list(pool._pending_work_items.values()):
+        if item.future.cancelled():
+            item.future = Future()
     processes = list((pool._processes or {}).values())
     for process in processes:
         with contextlib.suppress(OSError):
