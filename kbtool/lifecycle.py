@@ -24,7 +24,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from functools import cache
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
@@ -36,7 +35,9 @@ if TYPE_CHECKING:  # imported when a pool is made: `kbtool check` with nothing t
 
 _PR_SET_PDEATHSIG = 1
 #: The signals that stop a command the way Ctrl-C does.
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+STOP_SIGNALS = tuple(
+    getattr(signal, n) for n in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, n)
+)
 
 
 class Interrupted(KeyboardInterrupt):
@@ -50,7 +51,7 @@ class Interrupted(KeyboardInterrupt):
 # -- dying with the parent ------------------------------------------------------------------
 
 
-@cache
+@functools.cache
 def _libc() -> ctypes.CDLL | None:
     import ctypes.util
 
@@ -89,9 +90,7 @@ def _watch_parent(parent: int) -> None:
 
 def _start_worker(parent: int) -> None:
     """Pool initializer, run in each forked worker before any work."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for kbtool, which stops us
-    for sig in STOP_SIGNALS[1:]:
-        signal.signal(sig, signal.SIG_DFL)  # not kbtool's handler, inherited through the fork
+    _leave_stop_signals_to_kbtool()
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
@@ -195,11 +194,10 @@ def signals_as_interrupts() -> Iterator[None]:
     Signals that were ignored when kbtool started (``nohup``) stay ignored; outside the main
     thread (where Python cannot set handlers) this does nothing.
     """
-    global _received
+    global _received, _installed_in
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    global _installed_in
     _received, _installed_in = None, os.getpid()
     previous = {}
     for sig in STOP_SIGNALS:
@@ -231,15 +229,19 @@ def _raise_again(hook: Callable[[Any], object], unraisable: Any) -> None:
 def _forked_child() -> None:
     """A child forked while kbtool's handlers are set (a pool worker) must not run them: the
     stop signals are kbtool's to handle; Ctrl-C reaches the child too, and is ignored."""
-    if _installed_in is None:
-        return
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if _installed_in is not None:
+        _leave_stop_signals_to_kbtool()
+        sys.unraisablehook = sys.__unraisablehook__
+
+
+def _leave_stop_signals_to_kbtool() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is for kbtool, which stops us
     for sig in STOP_SIGNALS[1:]:
-        signal.signal(sig, signal.SIG_DFL)
-    sys.unraisablehook = sys.__unraisablehook__
+        signal.signal(sig, signal.SIG_DFL)  # not kbtool's handler, inherited through the fork
 
 
-os.register_at_fork(after_in_child=_forked_child)
+if hasattr(os, "register_at_fork"):  # not on Windows, where nothing forks
+    os.register_at_fork(after_in_child=_forked_child)
 
 
 @contextlib.contextmanager

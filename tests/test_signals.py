@@ -171,9 +171,9 @@ def wait_until(run: Run, ready: Callable[[set[int]], bool], what: str) -> None:
     pytest.fail(f"never saw {what}")
 
 
-def stop(run: Run, sig: int) -> None:
-    """Ctrl-C reaches the terminal's whole process group; `kill` and CI reach kbtool alone."""
-    if sig == signal.SIGINT:
+def stop(run: Run, sig: int, group: bool = False) -> None:
+    """Ctrl-C reaches the terminal's whole process group; `kill` reaches kbtool alone."""
+    if sig == signal.SIGINT or group:
         os.killpg(run.process.pid, sig)
     else:
         run.process.send_signal(sig)
@@ -236,13 +236,13 @@ def rendering(root: Path, jobs: int = 2) -> Callable[[set[int]], bool]:
 # -- build and serve ------------------------------------------------------------------------
 
 
-def _interrupt_a_build(root: Path, sig: int, *command: str) -> None:
+def _interrupt_a_build(root: Path, sig: int, *command: str, group: bool = False) -> None:
     assert kbtool(root, "build").returncode == 0
     old = snapshot(root / "site")
     add_big_pages(root, 80)
     run = start(root, *command)
     wait_until(run, rendering(root), "the render workers")
-    stop(run, sig)
+    stop(run, sig, group)
     assert_nothing_survives(run)
     assert_said_nothing_was_published(run, sig)
     assert snapshot(root / "site") == old  # the old site, whole: never half of the new one
@@ -261,6 +261,12 @@ def _interrupt_a_build(root: Path, sig: int, *command: str) -> None:
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
 def test_an_interrupted_build_leaves_no_worker_and_the_old_site(root: Path, sig: int) -> None:
     _interrupt_a_build(root, sig, "build", "-j", "2")
+
+
+def test_timeout_signalling_the_whole_process_group_is_an_interrupt_too(root: Path) -> None:
+    # `timeout` and some CI runners send SIGTERM to the group: the workers die of it at once,
+    # which must not read as a worker crash.
+    _interrupt_a_build(root, signal.SIGTERM, "build", "-j", "2", group=True)
 
 
 @pytest.mark.parametrize("sig", SIGNALS, ids=lambda s: signal.Signals(s).name)
