@@ -287,6 +287,25 @@ def test_serve_stopped_between_builds_exits_quietly(root: Path, sig: int) -> Non
     assert_nothing_survives(run)
 
 
+def test_serve_interrupted_in_a_rebuild_says_it_was_not_published(root: Path) -> None:
+    run = start(root, "serve", "--port", "0", "-j", "2")
+    deadline = time.monotonic() + 60
+    while "serving " not in run.stdout and run.process.poll() is None:
+        assert time.monotonic() < deadline, run.stderr
+        time.sleep(0.02)
+    old = snapshot(root / "site")
+    elsewhere = root.parent / "elsewhere"
+    add_big_pages(elsewhere, 80)
+    # All at once, so that one rebuild renders them all. (The watcher ignores names without an
+    # extension, so the folder has one.)
+    (elsewhere / "wiki/big").rename(root / "wiki/big.pages")
+    wait_until(run, rendering(root), "the rebuild's render workers")
+    stop(run, signal.SIGTERM)
+    assert_nothing_survives(run)
+    assert_said_nothing_was_published(run, signal.SIGTERM)
+    assert snapshot(root / "site") == old
+
+
 # -- check and test -------------------------------------------------------------------------
 
 
