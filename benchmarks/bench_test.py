@@ -12,6 +12,9 @@ numpy, then times, in one run:
 Per-page overhead is (wall time - the cells' own work) / N; with two workers, the cells' work
 is divided between them. The last line is the worker's own overhead per page (fork, pipes,
 scratch folder, cleanup), from the page and cell durations ``kbtool test --format json`` reports.
+Then it times containment alone: a forked process (as the worker forks a page process) calls
+``sandbox.contain`` for a page without network (environment, Landlock ruleset with its rules,
+``restrict_self``), and the same with ``sandbox = "off"`` (environment, patched socket module).
 This is a script that prints figures, not a test: ``python benchmarks/bench_test.py [-n 200]``.
 """
 
@@ -107,6 +110,41 @@ def worker_overhead(report: str) -> list[float]:
     return [1000 * (p["duration"] - sum(c["duration"] for c in p["cells"])) for p in pages]
 
 
+def containment_cost(mode: str, samples: int = 200) -> list[float]:
+    """Milliseconds ``sandbox.contain`` takes in a freshly forked process, one per sample."""
+    from kbtool.execute import landlock, sandbox
+    from kbtool.execute.environment import replace_environ, worker_environment
+
+    sandbox.system_rules()  # as the warm worker does, once
+    landlock.abi_version()
+    replace_environ(worker_environment())  # the worker's environment is small
+    request = {
+        "file": str(Path.cwd() / "wiki" / "page.md"),
+        "root": str(Path.cwd()),
+        "inputs": [],
+        "network": False,
+        "sandbox": mode,
+        "abi": landlock.abi_version() if mode != "off" else 0,
+        "cell_env": [],
+    }
+    costs = []
+    for _ in range(samples):
+        workdir = tempfile.mkdtemp(prefix="kbtool-bench-page-")
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:
+            started = time.perf_counter()
+            sandbox.contain(request, workdir, namespaced=False)
+            os.write(write, str(1000 * (time.perf_counter() - started)).encode())
+            os._exit(0)
+        os.close(write)
+        os.waitpid(pid, 0)
+        costs.append(float(os.read(read, 64)))
+        os.close(read)
+        os.rmdir(workdir)
+    return costs
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--pages", type=int, default=200)
@@ -158,6 +196,19 @@ def main() -> None:
         f"median {statistics.median(inside):.2f} ms, mean {statistics.mean(inside):.2f} ms, "
         f"95th percentile {sorted(inside)[int(0.95 * len(inside))]:.2f} ms"
     )
+    from kbtool.execute import landlock
+
+    medians = {}
+    for mode in ("auto", "off"):
+        costs = sorted(containment_cost(mode))
+        medians[mode] = statistics.median(costs)
+        what = f"Landlock ABI {landlock.abi_version()}" if mode == "auto" else "no Landlock"
+        print(
+            f"containment set-up a page ({what}, sandbox = {mode!r}): "
+            f"median {medians[mode]:.3f} ms, "
+            f"95th percentile {costs[int(0.95 * len(costs))]:.3f} ms, max {costs[-1]:.3f} ms"
+        )
+    print(f"Landlock's share (auto - off, medians): {medians['auto'] - medians['off']:.3f} ms")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,13 @@
-"""Parsed pages cached under ``.kbtool/`` by content hash, never by mtime.
+"""What the store's records are made of: pages as restricted pickles, hashes of kbtool's code.
 
-One pickle file maps path -> Page; an entry is reused only when the file's content digest is
-the same. The header holds kbtool's version, a digest of the parser's own source and the
-configuration fingerprint: any change to one of them starts the cache afresh. A corrupt or
-foreign file is ignored and rewritten. The unpickler accepts only the page model's classes, so
-a cache file planted in a cloned repository cannot run code.
+A page record is a pickle in which only the page model's classes may appear: the unpickler
+refuses every other class, so a store planted in a cloned repository cannot run code.
 """
 
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import tempfile
@@ -17,10 +15,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from kbtool import __version__, model
+from kbtool import model
 from kbtool.model import Page
 
-_FORMAT = 1
 _MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "Span"}
 
 
@@ -48,11 +45,6 @@ def write_atomic(target: Path, data: bytes) -> None:
         raise
 
 
-def _header(fingerprint: str) -> tuple[object, ...]:
-    parser = source_digest("model.py", "parse/*.py")
-    return ("kbtool-pages", _FORMAT, __version__, parser, fingerprint)
-
-
 class _ModelUnpickler(pickle.Unpickler):
     def find_class(self, module: str, name: str) -> Any:
         if module == "kbtool.model" and name in _MODEL_CLASSES:
@@ -60,25 +52,14 @@ class _ModelUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"{module}.{name} is not part of the page model")
 
 
-def load_pages(cache_dir: Path, fingerprint: str) -> dict[str, Page]:
-    path = cache_dir / "pages.pickle"
-    try:
-        with path.open("rb") as f:
-            header, pages = _ModelUnpickler(f).load()
-    except FileNotFoundError:
-        return {}
-    except Exception:  # Corrupt, truncated or written by another version: start afresh.
-        return {}
-    if header != _header(fingerprint) or not isinstance(pages, dict):
-        return {}
-    return pages
+def dump_page(page: Page) -> bytes:
+    return pickle.dumps(page, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def save_pages(cache_dir: Path, fingerprint: str, pages: dict[str, Page]) -> None:
-    """Write atomically, so a reader never sees half a file. Failure to write is not fatal."""
+def load_page(data: bytes) -> Page | None:
+    """The page pickled by :func:`dump_page`; None for anything else (corrupt, foreign)."""
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        data = pickle.dumps((_header(fingerprint), pages), protocol=pickle.HIGHEST_PROTOCOL)
-        write_atomic(cache_dir / "pages.pickle", data)
-    except OSError:
-        pass
+        page = _ModelUnpickler(io.BytesIO(data)).load()
+    except Exception:  # A damaged or planted record is a miss, never an error.
+        return None
+    return page if isinstance(page, Page) else None

@@ -68,6 +68,8 @@ _RULES = [
     Rule("KB408", "error", "page process died: os._exit, a crash, or out of memory"),
     Rule("KB409", "error", "cells left a process running after the page ended"),
     Rule("KB410", "error", "kbtool's cell worker failed (a bug: please report it)"),
+    Rule("KB411", "warning", "cells run with some protections off (no Landlock here, or off)"),
+    Rule("KB412", "error", 'page not run: `sandbox = "required"` and Landlock is missing'),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
 ]

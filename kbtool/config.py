@@ -40,6 +40,8 @@ class Config:
     memory_limit_mb: int = 4096
     output_limit_kb: int = 1024
     allow_network: bool = False
+    sandbox: str = "auto"
+    cell_env: tuple[str, ...] = ()
     preload: tuple[str, ...] = ("numpy", "matplotlib", "matplotlib.pyplot")
     site_dir: str = "site"
     site_title: str = "Wiki"
@@ -135,6 +137,13 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "memory-limit-mb": ("memory_limit_mb", _positive_int, "MiB > 0", "memory per page"),
     "output-limit-kb": ("output_limit_kb", _positive_int, "KiB > 0", "output kept per cell"),
     "allow-network": ("allow_network", _bool, "true or false", "let cells open sockets"),
+    "sandbox": (
+        "sandbox",
+        _choice("auto", "required", "off"),
+        '"auto", "required" or "off"',
+        "contain cells with Landlock where the kernel can; refuse to run without; never",
+    ),
+    "cell-env": ("cell_env", _str_list, "a list of names", "caller's variables cells may see"),
     "preload": ("preload", _str_list, "a list of modules", "imported once by the warm worker"),
     "site-dir": ("site_dir", _str, "a folder path", "where `kbtool build` writes"),
     "site-title": ("site_title", _str, "a string", "the site's name"),

@@ -112,6 +112,10 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
         jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
     try:
+        # A forking pool starts all its workers at the first task. Interrupted half-way, it
+        # would lose track of a worker it had forked, and wait for it at exit: so not then.
+        with signals_deferred():
+            pool.submit(int)
         yield pool
     except BrokenProcessPool as error:
         _kill_workers(pool)
@@ -142,6 +146,12 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
             process.kill()
     for process in processes:
         process.join(timeout=5)
+    # A worker killed while it sent a result leaves half a message in the result pipe, and the
+    # manager thread would wait forever for the rest: this process holds the pipe's write end
+    # too. Closing it ends the pipe, so the thread reads end-of-file and gives up.
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None:
+        writer.close()
 
 
 _TRAMPOLINE = """

@@ -22,6 +22,7 @@ from kbtool.discover import Unreadable
 from kbtool.model import Link, Page
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+_DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
 
 
 class Status(Enum):
@@ -53,11 +54,9 @@ class ResolvedLink:
 
 def is_external(target: str) -> bool:
     """``https:``, ``mailto:``, ``//host``... but not a Windows drive or an absolute path."""
-    return (
-        bool(_SCHEME.match(target))
-        and not re.match(r"^[a-zA-Z]:[\\/]", target)
-        or (target.startswith("//"))
-    )
+    if ":" not in target:  # most links of a wiki: decided without a regular expression
+        return target.startswith("//")
+    return bool(_SCHEME.match(target)) and not _DRIVE.match(target) or target.startswith("//")
 
 
 def stat_target(root: str, path: str) -> Status:
@@ -77,15 +76,33 @@ class Wiki:
     unreadable: list[Unreadable] = field(default_factory=list)
     #: The date `updated` is compared with; fixed by tests.
     today: date = field(default_factory=date.today)
+    #: The pages whose links and own diagnostics are wanted (None: all). The others may be
+    #: stand-ins that carry only what links to them need: path, kind, title, slugs.
+    checked: frozenset[str] | None = None
     _stat_cache: dict[str, Status] = field(default_factory=dict, repr=False)
     # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
     _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
         default_factory=dict, repr=False
     )
 
+    def with_pages(self, pages: dict[str, Page]) -> Wiki:
+        """A wiki of ``pages``, all checked, that reuses what this one resolved: valid because
+        resolution depends only on which paths are pages, and ``pages`` has this one's."""
+        if pages.keys() != self.pages.keys():
+            raise ValueError("with_pages needs the same page paths")
+        wiki = Wiki(self.config, pages, self.unreadable, self.today)
+        wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
+        return wiki
+
     @property
     def wiki_pages(self) -> list[Page]:
         return [p for p in self.pages.values() if p.kind == "wiki"]
+
+    @cached_property
+    def checked_pages(self) -> list[Page]:
+        if self.checked is None:
+            return list(self.pages.values())
+        return [page for path, page in self.pages.items() if path in self.checked]
 
     def _index(self, name: Callable[[Page], str]) -> dict[str, list[Page]]:
         """Pages grouped by ``name(page)``, case-insensitively (wikilinks ignore case)."""
@@ -111,6 +128,15 @@ class Wiki:
         return index
 
     @cached_property
+    def by_folder_start(self) -> dict[tuple[str, str], list[str]]:
+        """(folder, first two letters) -> file stems: the names a fuzzy hint compares."""
+        index: dict[tuple[str, str], list[str]] = {}
+        for folder, stems in self.by_folder.items():
+            for stem in stems:
+                index.setdefault((folder, stem[:2]), []).append(stem)
+        return index
+
+    @cached_property
     def edges(self) -> list[tuple[str, str, str]]:
         """(from, to, link kind) for every link between two different pages, without repeats."""
         seen: dict[tuple[str, str, str], None] = {}
@@ -123,10 +149,10 @@ class Wiki:
 
     @cached_property
     def links(self) -> list[ResolvedLink]:
-        """Every link of every page, resolved once."""
+        """Every link of every checked page, resolved once."""
         return [
             ResolvedLink(page, link, self.resolve(page, link))
-            for page in self.pages.values()
+            for page in self.checked_pages
             for link in page.links
         ]
 

@@ -13,13 +13,13 @@ import kbtool.render.build as build_module
 @pytest.fixture
 def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
-    real = build_module.load_wiki
+    real = build_module.load_pages
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(build_module, "load_wiki", counting)
+    monkeypatch.setattr(build_module, "load_pages", counting)
     return calls
 
 

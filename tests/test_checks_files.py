@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.load
 from kbtool.diagnostics import Diagnostic
 
 
@@ -114,14 +115,14 @@ def test_kb401_good_cell_options_are_silent(root: Path, check_wiki, page) -> Non
 def test_kb004_a_file_that_cannot_be_read(root: Path, check_wiki, page, monkeypatch) -> None:
     # Running as root reads every file, so the failure is simulated: one read raises.
     (root / "wiki/locked.md").write_text(page(), encoding="utf-8")
-    real = Path.read_bytes
+    real = open
 
-    def read_bytes(self: Path) -> bytes:
-        if self.name == "locked.md":
+    def opening(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        if str(path).endswith("locked.md"):
             raise PermissionError(13, "Permission denied")
-        return real(self)
+        return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(kbtool.load, "open", opening, raising=False)
     diagnostics = check_wiki(root, select=["KB0"])
     assert brief(diagnostics) == ["wiki/locked.md:1:1 KB004"]
     assert "Permission denied" in diagnostics[0].message

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -100,7 +101,21 @@ def test_failures_are_not_cached(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": "```python\nassert False\n```\n"})
     run(root, use_cache=True)
     assert cached_run(root) == {"wiki/a.md": False}
-    assert not list((root / ".kbtool" / "results").glob("*.json"))
+    assert _result_record(root) is None
+
+
+def _result_record(root: Path) -> bytes | None:
+    db = sqlite3.connect(root / ".kbtool" / "store.sqlite")
+    rows = db.execute("SELECT value FROM records WHERE kind = 'result'").fetchall()
+    db.close()
+    return bytes(rows[0][0]) if rows else None
+
+
+def _replace_result(root: Path, value: bytes) -> None:
+    db = sqlite3.connect(root / ".kbtool" / "store.sqlite")
+    db.execute("UPDATE records SET value = ? WHERE kind = 'result'", (value,))
+    db.commit()
+    db.close()
 
 
 @pytest.mark.parametrize(
@@ -113,23 +128,21 @@ def test_failures_are_not_cached(tmp_path: Path) -> None:
         b'{"format": "kbtool-results/1"}',
     ],
 )
-def test_corrupt_or_foreign_files_are_ignored_and_rebuilt(tmp_path: Path, content: bytes) -> None:
+def test_corrupt_or_foreign_records_are_ignored_and_rebuilt(tmp_path: Path, content: bytes) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
     run(root, use_cache=True)
-    [file] = (root / ".kbtool" / "results").glob("*.json")
-    file.write_bytes(content)
+    _replace_result(root, content)
     assert cached_run(root) == {"wiki/a.md": False}
-    assert json.loads(file.read_text(encoding="utf-8"))["format"] == "kbtool-results/1"
+    assert json.loads(_result_record(root) or b"")["format"] == "kbtool-results/1"
     assert cached_run(root) == {"wiki/a.md": True}
 
 
 def test_a_result_with_a_wrong_shape_is_a_miss(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
     run(root, use_cache=True)
-    [file] = (root / ".kbtool" / "results").glob("*.json")
-    data = json.loads(file.read_text(encoding="utf-8"))
+    data = json.loads(_result_record(root) or b"")
     data["result"]["cells"] = [{"nonsense": True}]
-    file.write_text(json.dumps(data), encoding="utf-8")
+    _replace_result(root, json.dumps(data).encode())
     assert cached_run(root) == {"wiki/a.md": False}
 
 

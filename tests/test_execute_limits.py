@@ -18,6 +18,8 @@ from execute_support import fixture_pages, has_command, line_of, make_repo, proc
 
 from kbtool.execute import PageResult
 
+#: The test's server port reaches the cells only because the configuration names it.
+PORT_ENV = ["KBTOOL_TEST_PORT"]
 GOOD = "# Good\n\n```python\nprint('fine')\n```\n"
 
 
@@ -31,7 +33,8 @@ def server() -> Iterator[socket.socket]:
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     pages = {**fixture_pages("hostile"), "good.md": GOOD}
-    return make_repo(tmp_path_factory.mktemp("hostile"), pages, **{"memory-limit-mb": 300})
+    settings = {"memory-limit-mb": 300, "cell-env": PORT_ENV}
+    return make_repo(tmp_path_factory.mktemp("hostile"), pages, **settings)
 
 
 @pytest.fixture(scope="module")
@@ -136,7 +139,9 @@ def test_a_timeout_kills_the_cells_children_too(results: dict[str, PageResult]) 
 
 
 def test_network_is_off_unless_the_page_allows_it(results: dict[str, PageResult]) -> None:
-    assert "network is off for cells" in failed_cell(results, "network", "KB404")
+    # Refused by Landlock (with a note), the empty namespace (root), or the socket module.
+    reason = failed_cell(results, "network", "KB404")
+    assert "allow-network: true" in reason or reason.endswith("Network is unreachable"), reason
     assert results["wiki/network_allowed.md"].status == "passed"
 
 
@@ -149,7 +154,9 @@ def test_a_crash_in_c_code_fails_the_page(results: dict[str, PageResult]) -> Non
 def test_network_allowed_by_the_configuration(tmp_path: Path, server: socket.socket) -> None:
     pages = fixture_pages("hostile")
     root = make_repo(
-        tmp_path / "repo", {"network.md": pages["network.md"]}, **{"allow-network": True}
+        tmp_path / "repo",
+        {"network.md": pages["network.md"]},
+        **{"allow-network": True, "cell-env": PORT_ENV},
     )
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KBTOOL_TEST_PORT", str(server.getsockname()[1]))
@@ -166,7 +173,9 @@ def test_as_root_the_kernel_refuses_too(tmp_path: Path, server: socket.socket) -
         "s.connect(('127.0.0.1', int(os.environ['KBTOOL_TEST_PORT'])))\n"
     )
     page = f"```python\n{code}```\n"
-    root = make_repo(tmp_path, {"off.md": page, "on.md": "---\nallow-network: true\n---\n" + page})
+    pages = {"off.md": page, "on.md": "---\nallow-network: true\n---\n" + page}
+    # Without Landlock, so that the namespace is what refuses.
+    root = make_repo(tmp_path, pages, sandbox="off", **{"cell-env": PORT_ENV})
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KBTOOL_TEST_PORT", str(server.getsockname()[1]))
         results = run(root)

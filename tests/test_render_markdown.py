@@ -9,8 +9,10 @@ import pytest
 from kbtool.config import Config
 from kbtool.execute.results import CellResult, PageResult
 from kbtool.load import load_wiki
+from kbtool.parse.page import parse_page_tokens
+from kbtool.render.fill import RenderedBody, fill_body
 from kbtool.render.i18n import translator
-from kbtool.render.markdown import RenderedBody, render_body
+from kbtool.render.markdown import render_body
 from kbtool.render.mathml import to_mathml
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
@@ -29,7 +31,9 @@ def render(
         (tmp_path / rel).write_text(text, encoding="utf-8")
     wiki = load_wiki(Config(root=tmp_path), jobs=1, use_cache=False)
     page = wiki.pages[path]
-    return render_body(page, files[path], wiki, result, translator("en"))
+    parsed, tokens = parse_page_tokens(path, files[path].encode("utf-8"), page.kind)
+    body = render_body(parsed, tokens, translator("en"))
+    return fill_body(body, page, wiki, result, translator("en"))
 
 
 def test_heading_ids_are_the_checkers_slugs(tmp_path: Path) -> None:

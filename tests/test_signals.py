@@ -293,6 +293,11 @@ def test_serve_interrupted_in_a_rebuild_says_it_was_not_published(root: Path) ->
     while "serving " not in run.stdout and run.process.poll() is None:
         assert time.monotonic() < deadline, run.stderr
         time.sleep(0.02)
+    printed = len(run.stdout.splitlines())
+    while len(run.stdout.splitlines()) == printed:  # until the watcher is seen to be watching
+        assert time.monotonic() < deadline and run.process.poll() is None, run.stderr
+        (root / "wiki/concepts/a.md").touch()
+        time.sleep(0.3)
     old = snapshot(root / "site")
     elsewhere = root.parent / "elsewhere"
     add_big_pages(elsewhere, 80)

@@ -1,7 +1,9 @@
-"""All checks, in one table, and the function that runs them.
+"""All checks, in two tables, and the function that runs them.
 
-A check is a plain function ``Wiki -> Iterator[Diagnostic]``; the codes it can emit are listed
-beside it so that switching every one of its codes off skips the function entirely.
+A page check is a plain function ``Wiki -> Iterator[Diagnostic]`` over the wiki's checked
+pages, whose diagnostics are each at a place in one of those pages; a graph check reads the
+:class:`~kbtool.checks.graph.LinkTable` of the whole wiki. The codes a check can emit are
+listed beside it so that switching every one of its codes off skips the function entirely.
 """
 
 from __future__ import annotations
@@ -9,15 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import files, frontmatter, graph, links
+from kbtool.checks.graph import LinkTable, link_table
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
 
-__all__ = ["CHECKS", "filter_diagnostics", "run_checks"]
+__all__ = ["CHECKS", "GRAPH_CHECKS", "filter_diagnostics", "run_checks"]
 
 Check = Callable[[Wiki], Iterator[Diagnostic]]
+GraphCheck = Callable[[LinkTable], Iterator[Diagnostic]]
+Enabled = Callable[[str], bool]
 
 CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
-    (files.check_unreadable, ("KB003", "KB004")),
     (
         files.check_parse_problems,
         ("KB001", "KB002", "KB102", "KB103", "KB104", "KB105", "KB112", "KB401"),
@@ -36,10 +40,33 @@ CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (links.check_body_links, ("KB207",)),
     (links.check_anchors, ("KB208",)),
     (links.check_wikilinks, ("KB209", "KB211")),
+)
+
+GRAPH_CHECKS: tuple[tuple[GraphCheck, tuple[str, ...]], ...] = (
     (graph.check_orphans, ("KB301",)),
     (graph.check_one_way_related, ("KB302",)),
     (graph.check_uncited_sources, ("KB303",)),
 )
+
+
+def page_diagnostics(wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
+    """The page checks' diagnostics of the wiki's checked pages, at default severities."""
+    found: list[Diagnostic] = []
+    for check, codes in CHECKS:
+        if any(enabled(code) for code in codes):
+            found += check(wiki)
+    return found
+
+
+def graph_diagnostics(table: LinkTable, wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
+    """The graph checks' diagnostics, and those of files that could not be read."""
+    found: list[Diagnostic] = []
+    if any(enabled(code) for code in ("KB003", "KB004")):
+        found += files.check_unreadable(wiki)
+    for check, codes in GRAPH_CHECKS:
+        if any(enabled(code) for code in codes):
+            found += check(table)
+    return found
 
 
 def run_checks(
@@ -51,8 +78,5 @@ def run_checks(
     """Run every enabled check; apply configured severities; sort; keep only ``paths``."""
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
-    found: list[Diagnostic] = []
-    for check, codes in CHECKS:
-        if any(enabled(code) for code in codes):
-            found += check(wiki)
+    found = page_diagnostics(wiki, enabled) + graph_diagnostics(link_table(wiki), wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

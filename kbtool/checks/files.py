@@ -17,7 +17,7 @@ def check_unreadable(wiki: Wiki) -> Iterator[Diagnostic]:
 
 def check_parse_problems(wiki: Wiki) -> Iterator[Diagnostic]:
     """Everything the parser noticed: encoding, fences, YAML syntax, duplicate keys."""
-    for page in wiki.pages.values():
+    for page in wiki.checked_pages:
         for problem in page.problems:
             yield diagnostic(
                 problem.code, Span(page.path, problem.line, problem.col), problem.message

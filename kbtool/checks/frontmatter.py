@@ -33,8 +33,12 @@ _TYPES: dict[str, tuple[Any, str]] = {
 }
 
 
+def _checked_wiki_pages(wiki: Wiki) -> Iterator[Page]:
+    return (page for page in wiki.checked_pages if page.kind == "wiki")
+
+
 def _wiki_pages_with_frontmatter(wiki: Wiki) -> Iterator[Page]:
-    for page in wiki.wiki_pages:
+    for page in _checked_wiki_pages(wiki):
         if page.frontmatter is not None:
             yield page
 
@@ -45,7 +49,7 @@ def _at(page: Page, key: str) -> Span:
 
 
 def check_missing_frontmatter(wiki: Wiki) -> Iterator[Diagnostic]:
-    for page in wiki.wiki_pages:
+    for page in _checked_wiki_pages(wiki):
         if page.frontmatter is None and not any(p.code in _PARSE_FAILURES for p in page.problems):
             message = "wiki page has no frontmatter; start the file with a '---' YAML block"
             yield diagnostic("KB101", Span(page.path), message)

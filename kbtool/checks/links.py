@@ -145,8 +145,9 @@ def _suggest(wiki: Wiki, path: str | None, kind: str | None) -> str:
         return f" (a page '{same[0].path}' exists)"
     # Otherwise a close file name in the same folder (typos, `_` for `-`). Fuzzy matching is
     # slow, so only names that start alike are compared, and only a few hundred of them.
-    stems = wiki.by_folder.get(path.rsplit("/", 1)[0] if "/" in path else "", {})
-    alike = [stem for stem in stems if stem[:2] == name[:2]]
+    folder = path.rsplit("/", 1)[0] if "/" in path else ""
+    stems = wiki.by_folder.get(folder, {})
+    alike = wiki.by_folder_start.get((folder, name[:2]), [])
     if len(alike) > 300:
         return ""
     close = difflib.get_close_matches(name, alike, n=1, cutoff=0.8)

@@ -26,6 +26,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-cache", action="store_true", help="parse every page and run every cell afresh"
     )
+    parser.add_argument(
+        "--timings", action="store_true", help="print the seconds each stage took (on stderr)"
+    )
     add_jobs_argument(parser)
 
 
@@ -84,4 +87,8 @@ def run(args: argparse.Namespace) -> int:
         config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr
     )
     print_report(report, args.format)
+    if args.timings:
+        from kbtool.timings import Timings
+
+        print(Timings(report.seconds).format(), file=sys.stderr)
     return 0 if report.ok else 1

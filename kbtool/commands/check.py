@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
-from datetime import date
 from pathlib import Path
 
 from kbtool.codes import RULES
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
 from kbtool.errors import UsageError
-from kbtool.load import scan
-from kbtool.memo import diagnostics_from_json, diagnostics_to_json, load_memo, memo_key, save_memo
+from kbtool.load import default_jobs, scan
+from kbtool.store import open_store
+from kbtool.timings import Timings
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="never report these codes or prefixes (repeatable, comma-separated)",
     )
     parser.add_argument("--no-cache", action="store_true", help="parse every page afresh")
+    parser.add_argument(
+        "--timings", action="store_true", help="print the seconds each stage took (on stderr)"
+    )
     add_jobs_argument(parser)
 
 
@@ -67,19 +71,15 @@ def run(args: argparse.Namespace) -> int:
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
+    timings = Timings()
     snapshot = scan(config)
-    key = memo_key(config, snapshot.digest(), date.today())
-    memo = None if args.no_cache else load_memo(config, "check", key)
-    everything = diagnostics_from_json(memo.get("diagnostics")) if memo else None
-    if everything is None:  # Only now are the checks (and markdown-it, if pages changed) loaded.
-        from kbtool.checks import run_checks
-        from kbtool.load import load_wiki
+    timings.lap("scan")
+    from kbtool.checking import check_wiki  # markdown-it is loaded only if a page changed
 
-        wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache, snapshot=snapshot)
-        everything = run_checks(wiki)
-        save_memo(
-            config, "check", key, wiki.stats, {"diagnostics": diagnostics_to_json(everything)}
-        )
+    with open_store(config.cache_path) as store:
+        jobs = args.jobs or default_jobs(config)
+        everything = check_wiki(config, snapshot, store, jobs, not args.no_cache).diagnostics
+    timings.lap("check")
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
     checked = sum(
         1
@@ -88,4 +88,6 @@ def run(args: argparse.Namespace) -> int:
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
     print(FORMATTERS[args.format](diagnostics, summary))
+    if args.timings:
+        print(timings.format(), file=sys.stderr)
     return 1 if summary.errors else 0

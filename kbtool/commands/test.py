@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.commands.check import relative_paths
 from kbtool.config import Config
 from kbtool.execute import PageResult, run_pages
+from kbtool.execute.junit import write_junit
 from kbtool.execute.report import format_json, format_text, page_line, summarize
+from kbtool.execute.shard import in_shard, parse_shard
 from kbtool.load import load_wiki
 from kbtool.model import Page
 
@@ -22,6 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
     parser.add_argument(
         "--no-cache", action="store_true", help="run every page, even if its result is cached"
+    )
+    parser.add_argument(
+        "--shard",
+        type=parse_shard,
+        metavar="K/N",
+        help="run only the K-th of N deterministic parts of the pages (a CI matrix)",
+    )
+    parser.add_argument(
+        "--junit-xml", type=Path, metavar="FILE", help="also write a JUnit XML report to FILE"
     )
     add_jobs_argument(parser)
 
@@ -42,6 +54,7 @@ def run(args: argparse.Namespace) -> int:
         for page in wiki.pages.values()
         if listed(config, page)
         and (not paths or any(page.path == p or page.path.startswith(p + "/") for p in paths))
+        and in_shard(page.path, args.shard)
     ]
 
     def show(result: PageResult) -> None:
@@ -50,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
 
     results = run_pages(config, pages, jobs=args.jobs, use_cache=not args.no_cache, on_result=show)
     summary = summarize(results, time.perf_counter() - started)
+    if args.junit_xml is not None:
+        write_junit(args.junit_xml, results, summary.seconds)
     formatter = format_text if args.format == "text" else format_json
     print(formatter(results, summary))
     sys.stdout.flush()

@@ -8,7 +8,9 @@ The public API, used by ``kbtool test``, ``kbtool build`` and the pytest plugin:
 
 Layout: ``plan`` (page -> what to run), ``cache``, ``runner`` (kbtool's side), ``worker`` and
 ``supervise`` (the warm worker and its page processes), ``child``, ``evaluate``, ``doctests``,
-``figures``, ``limits``, ``procs`` (inside a page process), ``pytest_plugin``.
+``figures``, ``limits``, ``procs``, ``sandbox``, ``landlock``, ``environment``, ``tracebacks``
+(inside a page process), ``containment`` (what this machine enforces), ``shard`` and ``junit``
+(CI matrices), ``pytest_plugin``.
 """
 
 from kbtool.execute.plan import should_run

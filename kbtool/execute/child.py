@@ -36,9 +36,10 @@ from kbtool import lifecycle
 from kbtool.execute import procs
 from kbtool.execute.evaluate import Page
 from kbtool.execute.figures import quiet_show
-from kbtool.execute.limits import disable_network, limit_memory
+from kbtool.execute.limits import limit_memory
 from kbtool.execute.output import end_marker
 from kbtool.execute.protocol import encode, write_all
+from kbtool.execute.sandbox import contain
 
 CONTROL_FD = 3
 
@@ -55,7 +56,7 @@ def run_page(
         _isolate(*pipes)
         if not joined:
             raise OSError("cannot join the network namespace for a page that allows network")
-        _settle(request, workdir)
+        _settle(request, workdir, namespaced=network is not None)
         _run_cells(request, workdir)
     except BrokenPipeError:  # the worker is gone: nobody to report to
         code = 1
@@ -94,18 +95,16 @@ def _text_stream(fd: int) -> TextIO:
     return open(fd, "w", buffering=1, encoding="utf-8", errors="backslashreplace", closefd=False)
 
 
-def _settle(request: dict[str, Any], workdir: str) -> None:
+def _settle(request: dict[str, Any], workdir: str, namespaced: bool) -> None:
     os.mkdir(workdir, 0o700)
     os.chdir(workdir)
-    os.environ["TMPDIR"] = workdir  # temporary files of the cells go where cleanup happens
+    # Environment (TMPDIR is the folder, so temporary files go where cleanup happens), files,
+    # network: see kbtool.execute.sandbox.
+    contain(request, workdir, namespaced)
     tempfile.tempdir = None
-    os.environ["KBTOOL_PAGE"] = request["file"]
-    os.environ["KBTOOL_PAGE_DIR"] = os.path.dirname(request["file"])
     sys.argv = [request["path"]]
     sys.path.insert(0, workdir)
     limit_memory(request["memory_mb"])
-    if not request["network"]:
-        disable_network()
     # Forked processes share the worker's generator state; a fresh interpreter would not.
     random.seed()
     numpy = sys.modules.get("numpy")

@@ -10,6 +10,12 @@ import doctest
 from dataclasses import dataclass
 from typing import Any
 
+from kbtool.execute.tracebacks import user_traceback
+
+
+def _indent(text: str) -> str:
+    return "".join(f"    {line}" for line in text.splitlines(keepends=True))
+
 
 @dataclass(frozen=True, slots=True)
 class DoctestOutcome:
@@ -34,7 +40,11 @@ class _Runner(doctest.DocTestRunner):
 
     def report_unexpected_exception(self, out: Any, test: Any, example: Any, exc_info: Any) -> None:
         self._note(test, example)
-        super().report_unexpected_exception(out, test, example, exc_info)
+        # As doctest words it, but without kbtool's frames (the patched socket module's).
+        _, error, tb = exc_info
+        text = user_traceback(error, tb)
+        header = self._failure_header(test, example)  # type: ignore[attr-defined]
+        out(f"{header}Exception raised:\n{_indent(text)}")
 
 
 def run_doctest(

@@ -22,6 +22,7 @@ from typing import Any
 
 from kbtool.execute.doctests import run_doctest
 from kbtool.execute.figures import take_figures
+from kbtool.execute.tracebacks import explained, user_traceback
 
 _FUTURE_FLAGS = {
     name: getattr(__future__, name).compiler_flag for name in __future__.all_feature_names
@@ -164,7 +165,7 @@ def describe(exc: BaseException, path: str, cell: dict[str, Any]) -> tuple[str, 
     tb = exc.__traceback__
     while tb is not None and tb.tb_frame.f_code.co_filename != path:
         tb = tb.tb_next
-    text = "".join(traceback.format_exception(type(exc), exc, tb))
+    text = user_traceback(exc, tb)
     inside = _cell_lines(cell)
     line = cell["line"]
     for frame in traceback.extract_tb(tb) if tb is not None else ():
@@ -172,7 +173,7 @@ def describe(exc: BaseException, path: str, cell: dict[str, Any]) -> tuple[str, 
             line = frame.lineno
     if isinstance(exc, SyntaxError) and exc.filename == path and exc.lineno:
         line = exc.lineno
-    return _reason(exc), text, line
+    return explained(_reason(exc), exc), text, line
 
 
 def _reason(exc: BaseException) -> str:

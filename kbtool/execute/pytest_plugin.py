@@ -10,7 +10,8 @@ The plugin is active only in a project whose ``pyproject.toml`` has a ``[tool.kb
 table, and collects only pages under that project's configured wiki and sources folders, so
 Markdown elsewhere (test fixtures, documentation) never runs by accident. ``-p no:kbtool``
 turns it off. Under pytest-xdist's default ``load`` distribution, a page's cells are kept on
-one worker, so that a page runs once.
+one worker, so that a page runs once. Where cells cannot be fully contained (no Landlock), one
+pytest warning (KB411) says which protections are off.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Any
 import pytest
 
 from kbtool.config import Config, find_root, load_config
+from kbtool.execute import containment
 from kbtool.execute.plan import should_run
 from kbtool.execute.results import CellResult, PageResult
 from kbtool.execute.runner import Runner, run_pages
@@ -82,7 +84,7 @@ class _Project:
     def schedule(self, pages: list[Page]) -> None:
         assert self.config is not None
         self.scheduled = {page.path for page in pages}
-        self.runner = Runner(self.config)
+        self.runner = Runner(self.config, on_notice=_said_at_configure)
         self.thread = threading.Thread(target=self._run_all, args=(pages,), daemon=True)
         self.thread.start()
 
@@ -117,7 +119,7 @@ class _Project:
                     return self.results[page.path]
             raise RuntimeError(f"kbtool's runner stopped before {page.path} ran: {self.failure!r}")
         if self.solo is None:
-            self.solo = Runner(self.config, jobs=1)
+            self.solo = Runner(self.config, jobs=1, on_notice=_said_at_configure)
         [result] = run_pages(self.config, [page], use_cache=self.use_cache, runner=self.solo)
         return result
 
@@ -153,9 +155,22 @@ def _kbtool_config(rootpath: Path) -> Config | None:
     return load_config(root)  # a ConfigError here is the project's to fix: let pytest say it
 
 
+class ContainmentWarning(pytest.PytestWarning):
+    """Cells run with some protections off (KB411): shown once, in pytest's warnings."""
+
+
+def _said_at_configure(message: str) -> None:
+    """The runner's containment notice was already issued as a pytest warning."""
+
+
 def pytest_configure(config: pytest.Config) -> None:
     use_cache = not config.getoption("kbtool_no_cache")
-    config.stash[_PROJECT] = _Project(_kbtool_config(config.rootpath), use_cache)
+    project = _Project(_kbtool_config(config.rootpath), use_cache)
+    config.stash[_PROJECT] = project
+    if project.config is not None and not hasattr(config, "workerinput"):  # once, not per worker
+        notice = containment.warning(containment.probe(project.config))
+        if notice is not None:
+            config.issue_config_time_warning(ContainmentWarning(notice), stacklevel=2)
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -20,23 +20,14 @@ from typing import IO, Any
 
 import kbtool
 from kbtool.config import Config
-from kbtool.execute import cache
+from kbtool.execute import cache, containment
+from kbtool.execute.environment import worker_environment
 from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
 from kbtool.execute.protocol import ProtocolError, decode, encode
 from kbtool.execute.results import CellResult, PageResult, from_dict
 from kbtool.load import default_jobs
 from kbtool.model import Page, Problem
 
-#: Thread pools of numerical libraries do not survive a fork; one thread each makes the warm
-#: worker safe to fork (and pages running side by side do not oversubscribe the cores).
-PINNED_THREADS = (
-    "OMP_NUM_THREADS",
-    "OPENBLAS_NUM_THREADS",
-    "MKL_NUM_THREADS",
-    "VECLIB_MAXIMUM_THREADS",
-    "NUMEXPR_NUM_THREADS",
-    "BLIS_NUM_THREADS",
-)
 # `-P` keeps the current folder off sys.path; kbtool's own folder is on it only while the
 # worker module is imported, so that cells cannot import from wherever kbtool lives.
 _BOOT = (
@@ -46,20 +37,22 @@ _BOOT = (
 _RESTARTS = 2
 
 OnResult = Callable[[PageResult], None]
+OnNotice = Callable[[str], None]
 
 
-def worker_environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(dict.fromkeys(PINNED_THREADS, "1"))
-    env["MPLBACKEND"] = "Agg"
-    return env
+def _print_notice(message: str) -> None:
+    print(f"kbtool: {message}", file=sys.stderr, flush=True)
 
 
 class Runner:
     """A warm worker process, started on first use and reused by every :meth:`run`."""
 
-    def __init__(self, config: Config, jobs: int | None = None) -> None:
+    def __init__(
+        self, config: Config, jobs: int | None = None, on_notice: OnNotice | None = None
+    ) -> None:
         self.config = config
+        self.containment = containment.probe(config)
+        self.on_notice = _print_notice if on_notice is None else on_notice
         self.jobs = jobs or default_jobs(config)
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0  # worker processes started: 0 when everything came from the cache
@@ -89,9 +82,12 @@ class Runner:
                 [sys.executable, "-P", "-c", _BOOT, encode(settings).decode(), package_parent],
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                env=worker_environment(),
+                env=worker_environment(os.environ, self.config.cell_env),
                 cwd=self.config.root,
             )
+            notice = containment.warning(self.containment)
+            if self.starts == 0 and notice is not None:
+                self.on_notice(notice)  # once, when cells are about to run
             self.starts += 1
         return self.process
 
@@ -135,7 +131,9 @@ class Runner:
             status = self.process.wait() if self.process else None
             self.process = None
             restarts += 1
-            for ident in sorted(started if restarts <= _RESTARTS else set(pending)):
+            # (Pages that had started may have reported before it died: they are done.)
+            blamed = started & set(pending) if restarts <= _RESTARTS else set(pending)
+            for ident in sorted(blamed):
                 plan = pending.pop(ident)
                 reason = f"kbtool's cell worker stopped while this page ran (exit status {status})"
                 yield failed_result(plan, reason, "KB410")
@@ -179,6 +177,11 @@ class Runner:
             "memory_mb": config.memory_limit_mb,
             "output_limit": config.output_limit_kb * 1024,
             "network": plan.network,
+            "root": str(config.root),
+            "inputs": [str(config.root / path) for path in plan.inputs],
+            "sandbox": config.sandbox,
+            "abi": self.containment.abi,
+            "cell_env": list(config.cell_env),
         }
 
 
@@ -229,9 +232,11 @@ def run_pages(
     use_cache: bool = True,
     on_result: OnResult | None = None,
     runner: Runner | None = None,
+    on_notice: OnNotice | None = None,
 ) -> list[PageResult]:
     """Run every page that should run (cached results reused), in parallel; one result per
-    page, in the order given. ``runner`` lets a caller keep one warm worker across calls."""
+    page, in the order given. ``runner`` lets a caller keep one warm worker across calls;
+    ``on_notice`` receives the containment warning (default: printed on stderr)."""
     pages = list(pages)
     results: dict[str, PageResult] = {}
 
@@ -266,9 +271,14 @@ def run_pages(
             done(hit)
         else:
             todo[page.path] = (plan, key)
+    refused = containment.refusal(containment.probe(config)) if todo else None
+    if refused is not None:
+        for plan, _ in todo.values():
+            done(failed_result(plan, refused, "KB412"))
+        todo = {}
     if todo:
         own = runner is None
-        runner = runner or Runner(config, jobs)
+        runner = runner or Runner(config, jobs, on_notice)
         completed = False
         try:
             for result in runner.run(plan for plan, _ in todo.values()):

@@ -29,7 +29,7 @@ from types import FrameType
 from typing import Any
 
 from kbtool import lifecycle
-from kbtool.execute import procs
+from kbtool.execute import landlock, procs, sandbox
 from kbtool.execute.protocol import LineReader, encode, write_all
 from kbtool.execute.supervise import PageProcess
 
@@ -169,6 +169,8 @@ def main(settings_json: str | None = None) -> None:
     # worker that left first would look to kbtool like a crash.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     preload(settings.get("preload", []))
+    sandbox.system_rules()  # the same for every page: found once, here
+    landlock.abi_version()  # and ctypes' libc handle with it
     # Everything imported so far is shared with every page process. Frozen, the garbage
     # collector of a page process never walks it, so its memory pages are never copied.
     gc.collect()

@@ -44,6 +44,8 @@ class Body:
     cells: list[Cell] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_h1: str | None = None
+    #: markdown-it's tokens, for a renderer in the same process (never stored)
+    tokens: list[Token] = field(default_factory=list)
 
 
 def parse_body(source: str, path: str) -> Body:
@@ -53,7 +55,7 @@ def parse_body(source: str, path: str) -> Body:
     tokens = md.parse(source, env)
     references = env.get("references", {})
     lines = source.split("\n")
-    body = Body()
+    body = Body(tokens=tokens)
     heading_texts: list[tuple[int, str, int]] = []
     blocks: dict[tuple[int, int], _Block] = {}  # table cells share their row's lines
     for index, token in enumerate(tokens):

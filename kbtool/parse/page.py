@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from markdown_it.token import Token
+
 from kbtool.model import Frontmatter, Link, LinkKind, Page, PageKind, Problem, Span
 from kbtool.parse.digest import content_digest
 from kbtool.parse.frontmatter import blank_frontmatter, load_frontmatter, split_frontmatter
@@ -13,11 +15,18 @@ LINK_FIELDS: dict[str, LinkKind] = {"related": "related", "sources": "source"}
 
 def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None) -> Page:
     """Parse a file given as bytes. ``path`` is repository-relative, POSIX style."""
+    return parse_page_tokens(path, data, kind, digest)[0]
+
+
+def parse_page_tokens(
+    path: str, data: bytes, kind: PageKind, digest: str | None = None
+) -> tuple[Page, list[Token]]:
+    """The page and its body's markdown-it tokens (none for a file that cannot be decoded)."""
     digest = digest or content_digest(data)
     stem = path.rsplit("/", 1)[-1].removesuffix(".md")
     text, problem = _decode(data)
     if problem:
-        return Page(path, kind, digest, stem, None, problems=(problem,))
+        return Page(path, kind, digest, stem, None, problems=(problem,)), []
     text = text.replace("\r\n", "\n").replace("\r", "\n")
 
     problems: list[Problem] = []
@@ -32,7 +41,7 @@ def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None
 
     links = _frontmatter_links(path, frontmatter) + body.links
     title = _title(frontmatter, body.first_h1, stem)
-    return Page(
+    page = Page(
         path=path,
         kind=kind,
         digest=digest,
@@ -45,6 +54,7 @@ def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None
         body_line=body_start + 1,
         slugs=frozenset(h.slug for h in body.headings),
     )
+    return page, body.tokens
 
 
 def _decode(data: bytes) -> tuple[str, Problem | None]:

@@ -1,8 +1,9 @@
 """``kbtool build``, as its stages in order:
 
-1. load the wiki (parsed pages come from the cache when unchanged);
-2. gate: the checks, then the cells (cached); any error or failing cell stops here, and
-   ``site/`` is not touched;
+1. load the wiki: unchanged pages and their rendered bodies come from the store; the others
+   are parsed, and their bodies rendered from the same tokens, in parallel workers;
+2. gate: the checks (incremental), then the cells (cached); any error or failing cell stops
+   here, and ``site/`` is not touched;
 3. plan: every output of the site with a key of everything it depends on;
 4. stage: in a folder beside ``site/``, link the outputs whose key is unchanged from the live
    site and render the others (pages in parallel, indexes and the graph meanwhile);
@@ -11,7 +12,8 @@
 
 With nothing changed since the last successful build (same file contents, settings, day and
 copied files), the build stops before stage 1: see :mod:`kbtool.memo`. Otherwise, with every
-key unchanged, stage 3 finds nothing to render and the build stops there.
+key unchanged, stage 3 finds nothing to render and the build stops there. Every page's
+assembly fills its stored body's holes (links, cell outputs): no page is parsed twice.
 """
 
 from __future__ import annotations
@@ -20,20 +22,20 @@ import hashlib
 import multiprocessing
 import os
 import shutil
-import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any, TextIO
 
-from kbtool.checks import filter_diagnostics, run_checks
+from kbtool.checking import check_wiki
+from kbtool.checks import filter_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
 from kbtool.lifecycle import worker_pool
-from kbtool.load import default_jobs, load_wiki, scan
+from kbtool.load import Memory, default_jobs, fetch_bodies, load_pages, scan
 from kbtool.memo import (
     diagnostics_from_json,
     diagnostics_to_json,
@@ -66,6 +68,8 @@ from kbtool.render.staging import (
     write_file,
 )
 from kbtool.render.templates import ASSETS_DIR, renderer_version
+from kbtool.store import Store, open_store
+from kbtool.timings import Timings
 from kbtool.wiki import Wiki
 
 #: Below this many pages to render, worker processes cost more than they save.
@@ -102,17 +106,6 @@ class Planned:
     key: str
     kind: str  # "page" | "index" | "graph" | "static"
     arg: Any
-
-
-class _Clock:
-    def __init__(self, seconds: dict[str, float]) -> None:
-        self.seconds = seconds
-        self._last = time.perf_counter()
-
-    def lap(self, stage: str) -> None:
-        now = time.perf_counter()
-        self.seconds[stage] = self.seconds.get(stage, 0.0) + now - self._last
-        self._last = now
 
 
 # -- stage 2: the gate -----------------------------------------------------------------------
@@ -289,24 +282,33 @@ def build_site(
     use_cache: bool = True,
     full: bool = False,
     progress: TextIO | None = None,
+    memory: Memory | None = None,
 ) -> BuildReport:
-    """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content."""
+    """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content.
+    ``memory``, kept by a long-running caller (``kbtool serve``), holds the pages between
+    builds so that only edited ones are read from the store or parsed."""
     site_dir = (config.root / config.site_dir).resolve()
     report = BuildReport(ok=False, site_dir=site_dir)
-    clock = _Clock(report.seconds)
+    clock = Timings(report.seconds)
     jobs = jobs or default_jobs(config)
-    with build_lock(config.cache_path):
+    with build_lock(config.cache_path), open_store(config.cache_path) as store:
         remove_stale_staging(site_dir)
         snapshot = scan(config)
         key = memo_key(config, snapshot.digest(), date.today(), str(site_dir))
-        if use_cache and not full and _unchanged_since_last_build(config, key, site_dir, report):
+        if use_cache and not full and _unchanged_since_last_build(store, config, key, report):
             clock.lap("load")
             return report
-        forget_memo(config, "build")
-        wiki = load_wiki(config, jobs=jobs, use_cache=use_cache, snapshot=snapshot)
-        report.pages = len(wiki.pages)
+        forget_memo(store, "build")
+        bar = Progress(len(snapshot.files), "reading", progress)
+        loaded = load_pages(
+            config, snapshot, store, jobs, use_cache, True, on_parsed=bar.advance, memory=memory
+        )
+        bar.close()
+        report.pages = len(loaded.pages)
         clock.lap("load")
-        report.diagnostics = run_checks(wiki)
+        checked = check_wiki(config, snapshot, store, jobs, use_cache, pages=loaded.pages)
+        report.diagnostics = filter_diagnostics(checked.diagnostics, config)
+        wiki = checked.wiki.with_pages(loaded.pages)
         clock.lap("check")
         if report.errors:
             return report
@@ -316,12 +318,10 @@ def build_site(
         if report.failed_cells:
             return report
 
-        site = SiteContext(config, wiki, collect(wiki), results, renderer_version())
+        site = SiteContext(config, wiki, collect(wiki), results, renderer_version(), loaded.bodies)
         planned = plan(site)
         report.outputs = len(planned)
-        manifest = (
-            {} if full or not site_dir.is_dir() else load_manifest(config.cache_path, site_dir)
-        )
+        manifest = {} if full or not site_dir.is_dir() else load_manifest(store, site_dir)
         fresh: list[Planned] = []
         stale: list[Planned] = []
         for item in planned:
@@ -336,29 +336,44 @@ def build_site(
             )
             report.ok = not report.errors
         else:
+
+            def read_bodies(paths: list[str]) -> None:
+                fetch_bodies(config, snapshot, store, loaded, paths, memory)
+
             _stage_and_publish(
-                site, site_dir, planned, fresh, stale, manifest, jobs, report, clock, progress
+                site,
+                site_dir,
+                fresh,
+                stale,
+                manifest,
+                jobs,
+                report,
+                clock,
+                progress,
+                store,
+                read_bodies,
             )
         if report.ok:
-            _remember_build(config, key, wiki, site_dir, report)
+            _remember_build(store, key, wiki, site_dir, report)
     return report
 
 
 def _remember_build(
-    config: Config, key: str, wiki: Wiki, site_dir: Path, report: BuildReport
+    store: Store, key: str, wiki: Wiki, site_dir: Path, report: BuildReport
 ) -> None:
     """What the next build needs to tell, without loading anything, that nothing changed."""
     copies: dict[str, str] = {}
-    for record in load_manifest(config.cache_path, site_dir).values():
+    for record in load_manifest(store, site_dir).values():
         copies.update(record.copies)
     payload = {
         "diagnostics": diagnostics_to_json(report.diagnostics),
         "pages": report.pages,
         "outputs": report.outputs,
         "copies": copies,
+        "site": str(site_dir),
         "site_files": _count_files(site_dir),
     }
-    save_memo(config, "build", key, wiki.stats, payload)
+    save_memo(store, "build", key, wiki.stats, payload)
 
 
 def _count_files(folder: Path) -> int:
@@ -367,10 +382,10 @@ def _count_files(folder: Path) -> int:
 
 
 def _unchanged_since_last_build(
-    config: Config, key: str, site_dir: Path, report: BuildReport
+    store: Store, config: Config, key: str, report: BuildReport
 ) -> bool:
-    memo = load_memo(config, "build", key)
-    if memo is None or memo.get("site_files") != _count_files(site_dir):
+    memo = load_memo(store, config, "build", key)
+    if memo is None or memo.get("site_files") != _count_files(report.site_dir):
         return False
     diagnostics = diagnostics_from_json(memo.get("diagnostics"))
     copies = memo.get("copies")
@@ -390,14 +405,15 @@ def _unchanged_since_last_build(
 def _stage_and_publish(
     site: SiteContext,
     site_dir: Path,
-    planned: list[Planned],
     fresh: list[Planned],
     stale: list[Planned],
     manifest: dict[str, Record],
     jobs: int,
     report: BuildReport,
-    clock: _Clock,
+    clock: Timings,
     progress: TextIO | None,
+    store: Store,
+    read_bodies: Callable[[list[str]], None],
 ) -> None:
     config = site.config
     staging = make_staging(site_dir)
@@ -410,6 +426,7 @@ def _stage_and_publish(
             else:  # A file went missing from site/: render the output again.
                 stale.append(item)
         report.reused = len(records)
+        read_bodies([item.arg for item in stale if item.kind == "page"])
         clock.lap("reuse")
         bar = Progress(len(stale), "rendering", progress)
         records.update(_render(site, staging, stale, jobs, bar.advance))
@@ -425,9 +442,9 @@ def _stage_and_publish(
             return  # `finally` removes the staging folder; site/ stays as it was
         report.search = _search_index(staging, config)
         clock.lap("search")
-        forget_manifest(config.cache_path)
+        forget_manifest(store)
         swap_in(staging, site_dir)
-        save_manifest(config.cache_path, site_dir, records)
+        save_manifest(store, site_dir, records, manifest)
         report.ok = report.published = True
         clock.lap("swap")
     finally:

@@ -34,14 +34,9 @@ def _fold(summary: str, inner: str, css: str) -> str:
     return f'<details class="{css}"><summary>{escape(summary)}</summary>{inner}</details>'
 
 
-def render_cell(
-    cell: Cell,
-    result: CellResult | None,
-    t: Callable[..., str],
-    figure_src: Callable[[str], str],
-    outputs: CellOutputs,
-) -> str:
-    """HTML for one fenced block. ``figure_src(digest)`` gives the relative URL of a figure."""
+def render_cell(cell: Cell, t: Callable[..., str], output_hole: str) -> str:
+    """HTML for one fenced block, with ``output_hole`` where an executed cell's outputs go
+    (filled in by :func:`render_outputs` once the page's results are known)."""
     tags = cell_tags(cell.options)
     if "remove-cell" in tags:
         return ""
@@ -50,16 +45,26 @@ def render_cell(
         code = highlight(cell.source, cell.language)
         parts.append(_fold(t("show_code"), code, "cell-input") if "hide-input" in tags else code)
     if cell.is_python and "remove-output" not in tags:
-        shown = _outputs(cell, result, t, figure_src, outputs)
-        if shown:
-            inner = f'<div class="cell-output" aria-label="{escape(t("output"))}">{shown}</div>'
-            parts.append(
-                _fold(t("show_output"), inner, "cell-output-fold")
-                if "hide-output" in tags
-                else inner
-            )
+        parts.append(output_hole)
     css = "cell" if cell.is_python else "code-block"
     return f'<div class="{css}" data-line="{cell.line}">{"".join(parts)}</div>\n'
+
+
+def render_outputs(
+    cell: Cell,
+    result: CellResult | None,
+    t: Callable[..., str],
+    figure_src: Callable[[str], str],
+    outputs: CellOutputs,
+) -> str:
+    """What a cell produced, as shown under its code (folded for ``hide-output``)."""
+    shown = _outputs(cell, result, t, figure_src, outputs)
+    if not shown:
+        return ""
+    inner = f'<div class="cell-output" aria-label="{escape(t("output"))}">{shown}</div>'
+    if "hide-output" in cell_tags(cell.options):
+        return _fold(t("show_output"), inner, "cell-output-fold")
+    return inner
 
 
 def _outputs(

@@ -4,13 +4,14 @@ results, UI strings, and the variables every template gets."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from kbtool.config import Config
 from kbtool.execute.results import PageResult
 from kbtool.render import urls
 from kbtool.render.i18n import translator
+from kbtool.render.markdown import PageBody
 from kbtool.render.site import PageInfo
 from kbtool.wiki import Wiki
 
@@ -23,6 +24,8 @@ class SiteContext:
     results: dict[str, PageResult]
     #: the renderer's version (templates, code), part of every key
     version: str
+    #: every page's body, rendered when it was parsed, with holes to fill
+    bodies: dict[str, PageBody] = field(default_factory=dict)
 
     @property
     def t(self) -> Callable[..., str]:

@@ -1,24 +1,22 @@
-"""The record of the last published site: for each output its key, its files, the repository
-files it copied (with their stat signature) and the diagnostics its rendering gave.
+"""The record of the last published site, kept in the store: for each output its key, its
+files, the repository files it copied (with their stat signature) and the diagnostics its
+rendering gave.
 
-It lives in the cache folder, not in ``site/``, so nothing of the build's bookkeeping is
-published. It is deleted before a swap and written after it, so a crash in between can only
-cost a full rebuild, never a stale page taken for a fresh one.
+A marker record names the site folder these outputs describe. It is deleted before a swap and
+written after it, so a crash in between can only cost a full rebuild, never a stale page taken
+for a fresh one. Only the outputs a build rendered or dropped are written.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
 
-from kbtool.cache import write_atomic
 from kbtool.diagnostics import Diagnostic
+from kbtool.store import Store
 
-_FORMAT = 1
+OUTPUT, SITE = "output", "site"
 
 
 @dataclass(frozen=True)
@@ -38,53 +36,46 @@ def stat_signature(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}"
 
 
-def _file(cache_dir: Path) -> Path:
-    return cache_dir / "site-manifest.json"
-
-
-def load_manifest(cache_dir: Path, site_dir: Path) -> dict[str, Record]:
-    try:
-        raw = json.loads(_file(cache_dir).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+def load_manifest(store: Store, site_dir: Path) -> dict[str, Record]:
+    if store.get(SITE, "published", str(site_dir)) is None:
         return {}
-    if (
-        not isinstance(raw, dict)
-        or raw.get("format") != _FORMAT
-        or raw.get("site") != str(site_dir)
-    ):
-        return {}
-    try:
-        return {
-            name: Record(
-                item["key"],
+    records = {}
+    for name, (key, value) in store.all(OUTPUT).items():
+        try:
+            item = json.loads(value)
+            records[name] = Record(
+                key,
                 tuple(item["files"]),
                 dict(item.get("copies", {})),
                 tuple(Diagnostic(**d) for d in item.get("diagnostics", ())),
             )
-            for name, item in raw["outputs"].items()
+        except (ValueError, KeyError, TypeError):
+            return {}  # damaged: render everything again
+    return records
+
+
+def forget_manifest(store: Store) -> None:
+    with store.transaction():
+        store.clear(SITE)
+
+
+def save_manifest(
+    store: Store, site_dir: Path, records: dict[str, Record], previous: dict[str, Record]
+) -> None:
+    """Write the outputs that differ from ``previous``, drop the ones no longer built."""
+    rows = []
+    for name, r in sorted(records.items()):
+        if previous.get(name) == r:
+            continue
+        value = {
+            "files": list(r.files),
+            "copies": r.copies,
+            "diagnostics": [asdict(d) for d in r.diagnostics],
         }
-    except (KeyError, TypeError):
-        return {}
-
-
-def forget_manifest(cache_dir: Path) -> None:
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(_file(cache_dir))
-
-
-def save_manifest(cache_dir: Path, site_dir: Path, records: dict[str, Record]) -> None:
-    data: dict[str, Any] = {
-        "format": _FORMAT,
-        "site": str(site_dir),
-        "outputs": {
-            name: {
-                "key": r.key,
-                "files": list(r.files),
-                "copies": r.copies,
-                "diagnostics": [asdict(d) for d in r.diagnostics],
-            }
-            for name, r in sorted(records.items())
-        },
-    }
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    write_atomic(_file(cache_dir), json.dumps(data, ensure_ascii=False).encode("utf-8"))
+        rows.append((name, r.key, json.dumps(value, ensure_ascii=False).encode("utf-8")))
+    with store.transaction():
+        if not previous:
+            store.clear(OUTPUT)
+        store.put(OUTPUT, rows)
+        store.delete(OUTPUT, set(previous) - set(records))
+        store.put(SITE, [("published", str(site_dir), b"")])

@@ -1,17 +1,18 @@
-"""A page's Markdown body -> HTML, with the same parser (and slugs) as the checker.
+"""A page's Markdown body -> HTML, rendered once, in the worker that parsed the page.
 
-The tokens come from :func:`kbtool.parse.markdown.markdown_parser`, the one parser
-configuration; only the renderer is ours. It rewrites links between pages to links between
-the generated files, gives headings the checker's slugs as ids, typesets math as MathML,
-highlights code and puts each executed cell's outputs under it. Raw HTML is allowed by the
-parser, so a body that contains any is passed whole through the sanitiser.
+The tokens are the parser's own (:func:`kbtool.parse.markdown.markdown_parser`, the one parser
+configuration); only the renderer is ours. It gives headings the checker's slugs as ids,
+typesets math as MathML and highlights code. What depends on other pages or on the cells'
+results is left as a *hole*: a link between pages (its URL, whether it leads anywhere, a
+wikilink's title) and the outputs under an executed cell. :mod:`kbtool.render.fill` fills the
+holes when the page is assembled. A hole is written ``\\x00N\\x00``: markdown-it replaces every
+NUL of the source, so no page can forge one.
 """
 
 from __future__ import annotations
 
-import posixpath
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from html import escape
 from typing import Any
 
@@ -20,67 +21,64 @@ from markdown_it.token import Token
 from markdown_it.utils import OptionsDict
 
 from kbtool.diagnostics import Diagnostic
-from kbtool.execute.results import PageResult
-from kbtool.model import Link, Page, Span
-from kbtool.parse.frontmatter import blank_frontmatter
+from kbtool.model import Page
 from kbtool.parse.markdown import WIKILINK, markdown_parser
-from kbtool.render import urls
-from kbtool.render.cells import CellOutputs, render_cell
+from kbtool.render.cells import render_cell
 from kbtool.render.mathml import to_mathml
-from kbtool.render.sanitize import sanitize_html
-from kbtool.wiki import Status, Target, Wiki
+from kbtool.wiki import is_external
 
-#: Repository files (not pages) that a page may show or link to, copied beside the pages.
-COPYABLE = frozenset(
-    [
-        ".png",
-        ".jpg",
-        ".jpeg",
-        ".gif",
-        ".svg",
-        ".webp",
-        ".avif",
-        ".bmp",
-        ".ico",
-        ".pdf",
-        ".mp4",
-        ".webm",
-        ".mp3",
-        ".ogg",
-        ".wav",
-        ".csv",
-        ".txt",
-        ".json",
-        ".zip",
-    ]
-)
+Hole = tuple[str, ...]
 
 
-@dataclass
-class RenderedBody:
+@dataclass(frozen=True)
+class PageBody:
+    """A page's body HTML with holes, and what rendering it found; compact and JSON-ready."""
+
     html: str
+    #: ("link", href, title) | ("image", src, alt, title) | ("wikilink", name, label)
+    #: | ("cell", index): what fills each hole, by number
+    holes: tuple[Hole, ...]
     #: id of the page's leading ``# Title`` heading, shown by the template as the page's h1
     title_id: str | None
-    diagnostics: list[Diagnostic]
-    figures: dict[str, str]
-    #: repository files this body links to or shows, copied to the same path in the site
-    files: frozenset[str]
+    diagnostics: tuple[Diagnostic, ...]
+    #: the body has raw HTML: sanitise it whole once the holes are filled
+    raw_html: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "html": self.html,
+            "holes": [list(h) for h in self.holes],
+            "title_id": self.title_id,
+            "diagnostics": [list(astuple(d)) for d in self.diagnostics],
+            "raw_html": self.raw_html,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PageBody:
+        """Raises KeyError or TypeError for anything not written by :meth:`to_json`."""
+        return cls(
+            str(data["html"]),
+            tuple(tuple(str(part) for part in hole) for hole in data["holes"]),
+            data["title_id"] if isinstance(data["title_id"], str) else None,
+            tuple(Diagnostic(*row) for row in data["diagnostics"]),
+            bool(data["raw_html"]),
+        )
 
 
 @dataclass
 class _Context:
     page: Page
-    output: str
-    wiki: Wiki
-    result: PageResult | None
     t: Callable[..., str]
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    outputs: CellOutputs = field(default_factory=CellOutputs)
-    files: set[str] = field(default_factory=set)
+    holes: list[Hole] = field(default_factory=list)
     heading: int = 0
     cell: int = 0
     line: int = 1
     raw_html: bool = False
+
+    def hole(self, *what: str) -> str:
+        self.holes.append(what)
+        return f"\x00{len(self.holes) - 1}\x00"
 
 
 class _Renderer(RendererHTML):
@@ -126,37 +124,27 @@ class _Renderer(RendererHTML):
         ctx.heading += 1
         return self.renderToken(tokens, idx, options, env)
 
-    # -- links and images ---------------------------------------------------------------
+    # -- links and images: holes unless they leave the site ----------------------------
     def link_open(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
-        ctx: _Context = env["kb"]
         token = tokens[idx]
         href = str(token.attrGet("href") or "")
-        url, external = _link_url(ctx, href)
-        if external:
+        if is_external(href):
             token.attrSet("rel", "noopener noreferrer")
-        elif url is None:
-            token.attrs.pop("href", None)
-            token.attrSet("class", "broken-link")
-        else:
-            token.attrSet("href", url)
-        return self.renderToken(tokens, idx, options, env)
+            return self.renderToken(tokens, idx, options, env)
+        ctx: _Context = env["kb"]
+        return ctx.hole("link", href, str(token.attrGet("title") or ""))
 
     def image(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
-        ctx: _Context = env["kb"]
         token = tokens[idx]
         src = str(token.attrGet("src") or "")
         alt = self.renderInlineAsText(token.children or [], options, env)
-        url, external = _link_url(ctx, src)
-        if external:  # The site makes no request off the site: a remote image is a link.
+        if is_external(src):  # The site makes no request off the site: a remote image is a link.
             return (
                 f'<a href="{escape(src)}" rel="noopener noreferrer" class="remote-image">'
                 f"{escape(alt or src)}</a>"
             )
-        if url is None:
-            return f'<span class="broken-link">{escape(alt)}</span>'
-        title = token.attrGet("title")
-        title_attr = f' title="{escape(str(title))}"' if title else ""
-        return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr} loading="lazy">'
+        ctx: _Context = env["kb"]
+        return ctx.hole("image", src, alt, str(token.attrGet("title") or ""))
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
         content = tokens[idx].content
@@ -172,13 +160,7 @@ class _Renderer(RendererHTML):
             return super().fence(tokens, idx, options, env)
         cell = cells[ctx.cell]
         ctx.cell += 1
-        result = ctx.result.cell(cell.index) if ctx.result else None
-        output = ctx.output
-
-        def figure_src(digest: str) -> str:
-            return urls.href(output, urls.figure_output(digest))
-
-        return render_cell(cell, result, ctx.t, figure_src, ctx.outputs)
+        return render_cell(cell, ctx.t, ctx.hole("cell", str(cell.index)))
 
     def code_block(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
         code = escape(tokens[idx].content, quote=False)
@@ -247,45 +229,13 @@ def _clip(text: str, limit: int = 60) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def _target_url(ctx: _Context, target: Target) -> str | None:
-    """URL of a resolved in-repository target, or None when it leads nowhere on the site."""
-    if target.status not in (Status.OK, Status.AMBIGUOUS) or target.path is None:
-        return None
-    if target.page is not None:
-        return urls.href(ctx.output, urls.page_output(target.page.path), target.anchor)
-    extension = posixpath.splitext(target.path)[1].lower()
-    config = ctx.wiki.config
-    inside = any(
-        target.path.startswith(folder.rstrip("/") + "/") for folder in (config.wiki, config.sources)
-    )
-    if extension not in COPYABLE or not inside:
-        return None
-    ctx.files.add(target.path)
-    return urls.href(ctx.output, target.path, target.anchor)
-
-
-def _link_url(ctx: _Context, href: str) -> tuple[str | None, bool]:
-    """(site URL, is external) for a link or image destination as markdown-it normalised it."""
-    target = ctx.wiki.resolve(ctx.page, Link(href, "link", Span(ctx.page.path)))
-    if target.status is Status.EXTERNAL:
-        return href, True
-    return _target_url(ctx, target), False
-
-
 def _wikilinks(ctx: _Context, text: str) -> str:
     out: list[str] = []
     pos = 0
     for match in WIKILINK.finditer(text):
         out.append(escape(text[pos : match.start()], quote=False))
         pos = match.end()
-        name, label = match.group(1).strip(), match.group(2)
-        target = ctx.wiki.resolve(ctx.page, Link(name, "wikilink", Span(ctx.page.path)))
-        shown = (label or "").strip() or (target.page.title if target.page else name)
-        url = _target_url(ctx, target)
-        if url is None:
-            out.append(f'<a class="broken-link wikilink">{escape(shown, quote=False)}</a>')
-        else:
-            out.append(f'<a class="wikilink" href="{escape(url)}">{escape(shown, quote=False)}</a>')
+        out.append(ctx.hole("wikilink", match.group(1).strip(), (match.group(2) or "").strip()))
     out.append(escape(text[pos:], quote=False))
     return "".join(out)
 
@@ -293,26 +243,15 @@ def _wikilinks(ctx: _Context, text: str) -> str:
 _RENDERER = _Renderer()
 
 
-def render_body(
-    page: Page, source: str, wiki: Wiki, result: PageResult | None, t: Callable[..., str]
-) -> RenderedBody:
-    """Render ``source`` (the page's whole file text) as the HTML of its body.
-
-    The frontmatter is blanked out, as the parser does, so token lines are file lines.
-    """
-    md = markdown_parser()
-    text = source.replace("\r\n", "\n").replace("\r", "\n")
-    tokens = md.parse(blank_frontmatter(text, page.body_line - 1))
-    ctx = _Context(page, urls.page_output(page.path), wiki, result, t)
+def render_body(page: Page, tokens: list[Token], t: Callable[..., str]) -> PageBody:
+    """Render the body ``tokens`` of ``page`` (parsed with the frontmatter blanked out, so token
+    lines are file lines). The tokens are changed on the way: render them once."""
+    ctx = _Context(page, t)
     title_id = None
     # A leading `# Title` is the page's title: the template shows it, with the same id.
     if tokens and tokens[0].type == "heading_open" and tokens[0].tag == "h1" and page.headings:
         title_id = page.headings[0].slug
         tokens = tokens[3:]
         ctx.heading = 1
-    html = _RENDERER.render(tokens, md.options, {"kb": ctx})
-    if ctx.raw_html:
-        html = sanitize_html(html)
-    return RenderedBody(
-        html, title_id, ctx.diagnostics, dict(ctx.outputs.figures), frozenset(ctx.files)
-    )
+    html = _RENDERER.render(tokens, markdown_parser().options, {"kb": ctx})
+    return PageBody(html, tuple(ctx.holes), title_id, tuple(ctx.diagnostics), ctx.raw_html)

@@ -15,7 +15,7 @@ from kbtool.execute.results import PageResult, to_dict
 from kbtool.model import Heading
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
-from kbtool.render.markdown import render_body
+from kbtool.render.fill import fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.site import Ref
 from kbtool.render.templates import environment
@@ -52,7 +52,7 @@ def page_key(site: SiteContext, path: str) -> str:
     parts = (
         site.common_key(),
         page.digest,
-        repr(site.infos[path]),
+        site.infos[path].digest_text(),
         result_digest(site.results.get(path)),
     )
     return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
@@ -74,10 +74,7 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     info = site.infos[path]
     output = urls.page_output(path)
     t = site.t
-    data = (site.config.root / path).read_bytes()
-    body = render_body(
-        page, data.decode("utf-8-sig", errors="replace"), site.wiki, site.results.get(path), t
-    )
+    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t)
 
     def link(ref: Ref) -> str:
         return urls.href(output, ref.output)

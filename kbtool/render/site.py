@@ -25,6 +25,9 @@ class Ref:
     title: str
     type: str
 
+    def parts(self) -> tuple[str, str, str, str]:
+        return (self.path, self.output, self.title, self.type)
+
 
 @dataclass(frozen=True, slots=True)
 class Entry:
@@ -48,6 +51,27 @@ class PageInfo:
     neighbours: tuple[tuple[Ref, str], ...]
     #: (link target as written, title shown) for every other page its body links to.
     linked_titles: tuple[tuple[str, str], ...]
+
+    def digest_text(self) -> str:
+        """Everything above as plain text, for the page's key (a dataclass repr is slow)."""
+
+        def entries(items: tuple[Entry, ...]) -> tuple[object, ...]:
+            return tuple((e.text, e.ref.parts() if e.ref else None) for e in items)
+
+        return repr(
+            (
+                self.ref.parts(),
+                self.summary,
+                self.description,
+                self.updated,
+                self.tags,
+                entries(self.related),
+                entries(self.sources),
+                tuple(r.parts() for r in self.backlinks),
+                tuple((r.parts(), kind) for r, kind in self.neighbours),
+                self.linked_titles,
+            )
+        )
 
 
 def _text(value: Any) -> str:

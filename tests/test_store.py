@@ -1,15 +1,16 @@
-"""The parse cache under .kbtool/, and parallel parsing: same pages, fewer parses."""
+"""The store under .kbtool/, and parallel parsing: same pages, fewer parses."""
 
 from __future__ import annotations
 
 import pickle
+import sqlite3
 from pathlib import Path
 
 import pytest
 
 import kbtool.load
 import kbtool.parse.page
-from kbtool import cache
+from kbtool import store as store_module
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.load import load_wiki
@@ -17,15 +18,15 @@ from kbtool.load import load_wiki
 
 @pytest.fixture
 def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The paths parse_page is called for (in this process), in order."""
+    """The paths parsed (in this process), in order."""
     calls: list[str] = []
-    real = kbtool.parse.page.parse_page
+    real = kbtool.parse.page.parse_page_tokens
 
     def counting(path, *args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(path)
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(kbtool.parse.page, "parse_page", counting)
+    monkeypatch.setattr(kbtool.parse.page, "parse_page_tokens", counting)
     return calls
 
 
@@ -47,7 +48,7 @@ def load(root: Path, **kwargs):  # type: ignore[no-untyped-def]
 def test_a_repeat_load_parses_nothing_and_gives_equal_pages(root: Path, parses: list[str]) -> None:
     first = load(root)
     assert sorted(parses) == ["sources/s.md", "wiki/a.md", "wiki/b.md"]
-    assert (root / ".kbtool" / "pages.pickle").is_file()
+    assert (root / ".kbtool" / "store.sqlite").is_file()
     parses.clear()
     second = load(root)
     assert parses == []
@@ -108,31 +109,95 @@ def test_a_page_that_changes_kind_is_reparsed(make_wiki, page, parses: list[str]
     assert wiki.pages["wiki/a.md"].kind == "source"
 
 
+def _foreign_store(path: Path) -> None:
+    for leftover in path.parent.glob(path.name + "*"):
+        leftover.unlink()
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE other (x)")
+    db.commit()
+    db.close()
+
+
+def _newer_store(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("UPDATE meta SET value = '999' WHERE name = 'format'")
+    db.commit()
+    db.close()
+
+
+def _damaged_record(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("UPDATE records SET value = x'800563' WHERE kind = 'page'")
+    db.commit()
+    db.close()
+
+
 @pytest.mark.parametrize(
-    "garbage",
+    ("spoil", "set_aside"),
     [
-        b"",
-        b"\x00\x01garbage bytes \xff" * 100,
-        b"\x80\x05",  # a truncated pickle
-        pickle.dumps(("kbtool-pages", 999, "0", "x"), protocol=4),  # not a (header, pages) pair
-        pickle.dumps((("kbtool-pages", 999, "old", "fp"), {}), protocol=4),  # another version
-        pickle.dumps(["not", "a", "tuple"]),
+        (lambda p: p.write_bytes(b""), False),  # an empty file is a new store
+        (lambda p: p.write_bytes(b"\x00\x01garbage bytes \xff" * 100), True),
+        (lambda p: p.write_bytes(b"SQLite format 3\x00" + b"\xff" * 200), True),  # damaged
+        (_foreign_store, True),
+        (_newer_store, True),
     ],
+    ids=["empty", "garbage", "damaged", "foreign", "newer"],
 )
-def test_a_corrupt_cache_is_ignored_and_rewritten(
-    root: Path, parses: list[str], garbage: bytes
+def test_an_unusable_store_is_set_aside_and_rebuilt(
+    root: Path, parses: list[str], spoil, set_aside: bool, capsys
 ) -> None:
     first = load(root)
-    cache_file = root / ".kbtool" / "pages.pickle"
-    cache_file.write_bytes(garbage)
+    path = root / ".kbtool" / "store.sqlite"
+    spoil(path)
     parses.clear()
+    capsys.readouterr()
     again = load(root)  # never a crash
-    assert len(parses) == 3
+    notices = capsys.readouterr().err.strip().splitlines()
     assert again.pages == first.pages
-    assert cache.load_pages(root / ".kbtool", load_config(root).fingerprint()) == again.pages
+    assert len(parses) == 3
+    if set_aside:  # one line says so, and the old file is kept for a look
+        assert len(notices) == 1 and "set aside" in notices[0]
+        assert list((root / ".kbtool").glob("store.sqlite.unusable-*"))
     parses.clear()
     load(root)
     assert parses == []
+
+
+def test_a_damaged_record_is_a_miss(root: Path, parses: list[str]) -> None:
+    first = load(root)
+    _damaged_record(root / ".kbtool" / "store.sqlite")
+    parses.clear()
+    assert load(root).pages == first.pages
+    assert len(parses) == 3
+    parses.clear()
+    load(root)
+    assert parses == []
+
+
+def test_another_kbtool_versions_store_is_never_trusted(
+    root: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    load(root)
+    monkeypatch.setattr(store_module, "__version__", "0.0.0-other")
+    parses.clear()
+    load(root)
+    assert len(parses) == 3
+
+
+def test_two_processes_share_the_store(root: Path) -> None:
+    # WAL mode: a reader (kbtool serve) and a writer (kbtool check) at the same time.
+    config = load_config(root)
+    with (
+        store_module.open_store(config.cache_path) as one,
+        store_module.open_store(config.cache_path) as two,
+    ):
+        with one.transaction():
+            one.put("test", [("a", "k", b"1")])
+        assert two.get("test", "a", "k") == b"1"
+        with two.transaction():
+            two.put("test", [("a", "k2", b"2")])
+        assert one.get("test", "a", "k") is None
+        assert one.get("test", "a", "k2") == b"2"
 
 
 def test_an_unwritable_cache_is_not_fatal(root: Path, parses: list[str]) -> None:
@@ -203,13 +268,14 @@ class _Planted:
         return (Path.touch, (Path("PLANTED"),))
 
 
-def test_a_planted_cache_file_runs_no_code(root: Path, parses: list[str], monkeypatch) -> None:
+def test_a_planted_store_runs_no_code(root: Path, parses: list[str], monkeypatch) -> None:
     monkeypatch.chdir(root)
     load(root)
-    fingerprint = load_config(root).fingerprint()
-    header = cache._header(fingerprint)
-    (root / ".kbtool" / "pages.pickle").write_bytes(pickle.dumps((header, {"x": _Planted()})))
+    db = sqlite3.connect(root / ".kbtool" / "store.sqlite")
+    db.execute("UPDATE records SET value = ? WHERE kind = 'page'", (pickle.dumps(_Planted()),))
+    db.commit()
+    db.close()
     parses.clear()
     load(root)
     assert not (root / "PLANTED").exists()
-    assert len(parses) == 3  # the planted file was refused as a whole and the pages re-parsed
+    assert len(parses) == 3  # every planted record was refused and its page parsed again

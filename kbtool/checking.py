@@ -1,0 +1,266 @@
+"""A whole check that reuses each page's stored results while nothing they depend on changed.
+
+What a page's diagnostics (and its part of the link graph) depend on is its own content, the
+settings, kbtool's checker, today's date, and some *facts* of other pages: whether a path is a
+page, of which kind, with which heading slugs; which pages have a stem or a title (wikilinks);
+which pages a folder holds and which stems exist at all ("did you mean"); what the disk says
+of a non-page file. Each page's record lists the facts it read (the store's ``deps``). After an
+edit, the facts of the edited pages are compared with the stored ones, and only the pages that
+read a changed fact are checked again, against stand-ins for the rest (their stored facts).
+The graph rules then run on the whole link table, as a cold check runs them, so the result is
+the same as a cold check's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import posixpath
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from kbtool import __version__
+from kbtool.cache import source_digest
+from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
+from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
+from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic, enabled_codes
+from kbtool.load import Snapshot, load_pages
+from kbtool.model import Page
+from kbtool.store import Store, memory_store
+from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
+
+CHECK, FACTS, STAT = "check", "facts", "stat"
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checks of other pages may read of a page."""
+
+    kind: str
+    title: str
+    slugs: tuple[str, ...]
+
+    @classmethod
+    def of(cls, page: Page) -> Facts:
+        return cls(page.kind, page.title, tuple(sorted(page.slugs)))
+
+    def stand_in(self, path: str) -> Page:
+        """A page that answers link resolution as the real one would, and nothing more."""
+        return Page(path, self.kind, "", self.title, None, slugs=frozenset(self.slugs))  # type: ignore[arg-type]
+
+    def provided(self, path: str) -> set[str]:
+        """The fact names this page's existence and facts answer."""
+        stem = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        return {
+            f"path:{path}",
+            f"stem:{stem}",
+            f"title:{self.title.lower()}",
+            f"folder:{posixpath.dirname(path)}",
+        }
+
+
+@dataclass
+class CheckRun:
+    """Every diagnostic at its default severity (filter them to report), and how many pages
+    were checked again rather than taken from the store."""
+
+    diagnostics: list[Diagnostic]
+    wiki: Wiki
+    rechecked: int
+
+
+def check_key(config: Config, today: date) -> str:
+    code = source_digest("checks/*.py", "checking.py", "wiki.py", "model.py", "parse/*.py")
+    text = repr((__version__, code, config.fingerprint(), today.isoformat()))
+    return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+
+
+def _depends_on(item: ResolvedLink) -> set[str]:
+    """The facts that resolving (and checking) one link reads."""
+    link, target = item.link, item.target
+    if link.kind == "wikilink":
+        name = link.target.partition("#")[0].strip().removesuffix(".md").lower()
+        facts = {f"stem:{name}", f"title:{name}", "stems"}
+        if target.page is not None:
+            facts.add(f"path:{target.page.path}")
+        return facts
+    if target.status in (Status.EXTERNAL, Status.OUTSIDE) or target.path is None:
+        return set()
+    facts = {f"path:{target.path}"}
+    if target.page is None:
+        facts.add(f"stat:{target.path}")
+    if target.status is Status.MISSING:
+        stem = target.path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        facts |= {f"stem:{stem}", f"folder:{posixpath.dirname(target.path)}"}
+    return facts
+
+
+def _record(diagnostics: list[Diagnostic]) -> bytes:
+    """A page's diagnostics as JSON; empty (not even ``[]``) for a clean page, so that a run
+    reads only the records of pages that have something to report."""
+    if not diagnostics:
+        return b""
+    rows = [[d.path, d.line, d.col, d.code, d.severity, d.message, d.fix] for d in diagnostics]
+    return json.dumps(rows, ensure_ascii=False).encode("utf-8")
+
+
+def _unrecord(data: bytes) -> list[Diagnostic] | None:
+    try:
+        return [Diagnostic(*row) for row in json.loads(data)]
+    except (ValueError, TypeError):
+        return None
+
+
+def _facts(data: bytes) -> Facts | None:
+    """Facts stored as kind, title and slugs joined by NUL, which no title or slug holds:
+    every run reads the facts of every page, so they must decode fast."""
+    try:
+        kind, title, *slugs = data.decode("utf-8").split("\x00")
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return Facts(kind, title, tuple(slugs))
+
+
+def _facts_bytes(facts: Facts) -> bytes:
+    return "\x00".join([facts.kind, facts.title, *facts.slugs]).encode("utf-8")
+
+
+def check_wiki(
+    config: Config,
+    snapshot: Snapshot,
+    store: Store,
+    jobs: int,
+    use_cache: bool = True,
+    today: date | None = None,
+    pages: dict[str, Page] | None = None,
+) -> CheckRun:
+    """Check the wiki of ``snapshot``, reusing what the store says is still valid. ``pages``,
+    if the caller has loaded every page already, saves loading them again."""
+    today = today or date.today()
+    ckey = check_key(config, today)
+    digests = {item.path: digest for item, _, digest in snapshot.files}
+    with_facts = set(store.keys(FACTS)) if use_cache else set()
+    old_keys = store.keys(CHECK) if use_cache else {}
+    changed = {
+        path
+        for path, digest in digests.items()
+        if old_keys.get(path) != f"{ckey}.{digest}" or path not in with_facts
+    }
+    removed = (with_facts | set(old_keys)) - set(digests)
+    # Stand-ins need every page's facts; with every page at hand, only the changed ones'.
+    wanted = with_facts if pages is None else (changed | removed) & with_facts
+    old_facts = {p: _facts(v) for p, (_, v) in store.some(FACTS, wanted).items()}
+    changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
+
+    def full_pages(paths: set[str]) -> dict[str, Page]:
+        if pages is not None:
+            return {p: pages[p] for p in paths}
+        return load_pages(config, snapshot, store, jobs, use_cache, only=paths).pages
+
+    fresh = full_pages(changed)
+    new_facts = {path: Facts.of(page) for path, page in fresh.items()}
+    changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
+    changed_facts |= _changed_stats(store, str(config.root))
+    stale = (changed | store.dependents(changed_facts)) & set(digests)
+    fresh.update(full_pages(stale - changed))
+
+    everyone = {p: f.stand_in(p) for p, f in old_facts.items() if f and p in digests}
+    everyone.update(pages or {})
+    everyone.update(fresh)
+    wiki = Wiki(
+        config,
+        {path: everyone[path] for path in sorted(everyone)},
+        list(snapshot.unreadable),
+        today=today,
+        checked=frozenset(stale),
+    )
+    enabled = enabled_codes(config, (), ())
+    diagnostics, rows, deps, links = _check_pages(wiki, stale, ckey, digests, enabled)
+    for path, value in store.nonempty(CHECK).items():
+        if path in stale or path not in digests:
+            continue
+        stored = _unrecord(value)
+        if stored is None:  # a damaged record (rare): check everything afresh
+            return check_wiki(config, snapshot, store, jobs, False, today, pages)
+        diagnostics += stored
+    _save(store, wiki, rows, deps, links, new_facts, removed)
+    if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
+        with memory_store() as scratch:
+            return check_wiki(config, snapshot, scratch, jobs, False, today, pages)
+    diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
+    diagnostics += stored_graph_diagnostics(store, enabled)
+    return CheckRun(diagnostics, wiki, len(stale))
+
+
+def _changed_facts(
+    paths: set[str], old: dict[str, Facts | None], new: dict[str, Facts]
+) -> set[str]:
+    """The fact names whose answer differs between the stored and the current pages."""
+    names: set[str] = set()
+    for path in paths:
+        before, after = old.get(path), new.get(path)
+        if before != after:
+            names |= before.provided(path) if before else set()
+            names |= after.provided(path) if after else set()
+        if (before is None) != (after is None):
+            names.add("stems")  # a page appeared or went: "did you mean" may change
+    return names
+
+
+def _changed_stats(store: Store, root: str) -> set[str]:
+    """Non-page files that links lead to, whose status on disk changed since it was stored."""
+    return {
+        f"stat:{name}"
+        for name, (status, _) in store.all(STAT).items()
+        if stat_target(root, name).value != status
+    }
+
+
+def _check_pages(
+    wiki: Wiki, stale: set[str], ckey: str, digests: dict[str, str], enabled: Enabled
+) -> tuple[
+    list[Diagnostic], list[tuple[str, str, bytes]], dict[str, set[str]], dict[str, PageLinks]
+]:
+    """Run the page checks on the stale pages: their diagnostics, records, facts read, and
+    parts of the link graph."""
+    found: dict[str, list[Diagnostic]] = defaultdict(list)
+    for d in page_diagnostics(wiki, enabled):
+        found[d.path].append(d)
+    links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
+    for item in wiki.links:
+        links_of[item.page.path].append(item)
+    diagnostics: list[Diagnostic] = []
+    rows, deps, links = [], {}, {}
+    for path in sorted(stale):
+        own = found.pop(path, [])
+        links[path] = page_links(wiki.pages[path], links_of[path])
+        diagnostics += own
+        rows.append((path, f"{ckey}.{digests[path]}", _record(own)))
+        deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
+    diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
+    return diagnostics, rows, deps, links
+
+
+def _save(
+    store: Store,
+    wiki: Wiki,
+    rows: list[tuple[str, str, bytes]],
+    deps: dict[str, set[str]],
+    links: dict[str, PageLinks],
+    new_facts: dict[str, Facts],
+    removed: set[str],
+) -> None:
+    facts_rows = [(p, "", _facts_bytes(f)) for p, f in new_facts.items()]
+    stats: dict[str, Any] = {path: status.value for path, status in wiki.stats.items()}
+    with store.transaction():
+        store.put(CHECK, rows)
+        store.put(FACTS, facts_rows)
+        store.put(STAT, [(path, status, b"") for path, status in stats.items()])
+        store.set_deps(deps | {path: set() for path in removed})
+        store.set_links({path: (c.kind, c.edges, c.related) for path, c in links.items()})
+        store.remove_links(removed)
+        for kind in (CHECK, FACTS, "page", "body"):
+            store.delete(kind, removed)

@@ -1,0 +1,302 @@
+"""What kbtool remembers between runs: one SQLite file, ``.kbtool/store.sqlite``.
+
+Every record has a *kind* (``page``, ``body``, ``check``, ``output``, ...), a *name* (mostly a
+page's path), a *key* and a *value*. The key is a hash of everything that determined the value,
+computed by the stage that asks; a record is valid while the key computed now equals the
+stored one. That is the one rule for staleness: no modification times, no separate files.
+
+Beside the records, ``deps`` says which pages' check results depend on which facts of other
+pages (a path, a stem, a folder), so that an edit finds the pages to check again with one
+indexed query instead of resolving every link of the wiki.
+
+The file is opened in WAL mode, so ``kbtool serve`` and a ``kbtool check`` may use it at the
+same time; every write is a transaction. Values are bytes whose decoding is the caller's: JSON,
+or pickles restricted to the page model (:mod:`kbtool.cache`), so a planted store runs no code.
+A file that is corrupt, not ours, or written by another kbtool version is set aside (renamed)
+and a new one started, with a one-line notice.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import sys
+import time
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from kbtool import __version__
+
+FORMAT = 1
+FILENAME = "store.sqlite"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    kind TEXT NOT NULL, name TEXT NOT NULL, key TEXT NOT NULL, value BLOB NOT NULL,
+    PRIMARY KEY (kind, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS deps (
+    fact TEXT NOT NULL, page TEXT NOT NULL, PRIMARY KEY (fact, page)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS deps_by_page ON deps (page);
+CREATE TABLE IF NOT EXISTS graph_pages (path TEXT PRIMARY KEY, kind TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS graph_edges (
+    src TEXT NOT NULL, dst TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (src, dst, kind)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS graph_edges_by_dst ON graph_edges (dst, kind);
+CREATE TABLE IF NOT EXISTS graph_related (
+    src TEXT NOT NULL, n INTEGER NOT NULL, dst TEXT NOT NULL, line INTEGER NOT NULL,
+    col INTEGER NOT NULL, raw TEXT NOT NULL, PRIMARY KEY (src, n)
+) WITHOUT ROWID;
+"""
+
+# The graph rules, asked of the stored link table (see kbtool.checks.graph for the rules).
+_ORPHANS = """
+SELECT path FROM graph_pages p WHERE kind = 'wiki'
+AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.dst = p.path)
+"""
+_ONE_WAY = """
+SELECT r.src, r.line, r.col, r.raw FROM graph_related r WHERE NOT EXISTS (
+    SELECT 1 FROM graph_edges e WHERE e.dst = r.src AND e.kind = 'related' AND e.src = r.dst
+)
+"""
+_UNCITED = """
+SELECT path FROM graph_pages p WHERE kind = 'source' AND NOT EXISTS (
+    SELECT 1 FROM graph_edges e JOIN graph_pages w ON w.path = e.src AND w.kind = 'wiki'
+    WHERE e.dst = p.path
+)
+"""
+
+
+class StoreUnusable(Exception):
+    """The file is not a store this kbtool can trust."""
+
+
+class Store:
+    """Records by (kind, name). Use :func:`open_store`; close when done (or ``with``)."""
+
+    def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
+        self._db = connection
+        self.path = path
+        #: a transaction of this connection was rolled back: what it wrote is not there
+        self.write_failed = False
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        with contextlib.suppress(sqlite3.Error):
+            self._db.close()
+
+    # -- reading ---------------------------------------------------------------------------
+    def get(self, kind: str, name: str, key: str) -> bytes | None:
+        """The value of (kind, name) if it was stored under ``key``, else None."""
+        row = self._db.execute(
+            "SELECT value FROM records WHERE kind = ? AND name = ? AND key = ?", (kind, name, key)
+        ).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def all(self, kind: str) -> dict[str, tuple[str, bytes]]:
+        """Every record of ``kind``: name -> (key, value)."""
+        rows = self._db.execute("SELECT name, key, value FROM records WHERE kind = ?", (kind,))
+        return {name: (key, bytes(value)) for name, key, value in rows}
+
+    def nonempty(self, kind: str) -> dict[str, bytes]:
+        """name -> value of the records of ``kind`` whose value is not empty."""
+        rows = self._db.execute(
+            "SELECT name, value FROM records WHERE kind = ? AND length(value) > 0", (kind,)
+        )
+        return {name: bytes(value) for name, value in rows}
+
+    def keys(self, kind: str) -> dict[str, str]:
+        """name -> key of every record of ``kind``, without reading the values."""
+        rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind,))
+        return dict(rows.fetchall())
+
+    def some(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
+        """The records of ``kind`` among ``names`` (missing ones left out)."""
+        found: dict[str, tuple[str, bytes]] = {}
+        wanted = list(names)
+        for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(
+                f"SELECT name, key, value FROM records WHERE kind = ? AND name IN ({marks})",
+                (kind, *chunk),
+            )
+            found.update((name, (key, bytes(value))) for name, key, value in rows)
+        return found
+
+    def dependents(self, facts: Iterable[str]) -> set[str]:
+        """Pages whose stored check results depend on any of ``facts``."""
+        pages: set[str] = set()
+        wanted = list(facts)
+        for start in range(0, len(wanted), 500):
+            chunk = wanted[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows = self._db.execute(f"SELECT page FROM deps WHERE fact IN ({marks})", chunk)
+            pages.update(page for (page,) in rows)
+        return pages
+
+    # -- writing ---------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def transaction(self) -> Iterator[None]:
+        """Writes inside are all kept or all dropped. A store that cannot be written costs
+        time, never the run: the error is swallowed."""
+        try:
+            with self._db:
+                yield
+        except sqlite3.Error as error:
+            self.write_failed = True
+            _notice(f"could not update the cache ({error}); the next run recomputes")
+
+    def put(self, kind: str, rows: Iterable[tuple[str, str, bytes]]) -> None:
+        """Store (name, key, value) rows of ``kind``, replacing what was there."""
+        self._db.executemany(
+            "INSERT OR REPLACE INTO records (kind, name, key, value) VALUES (?, ?, ?, ?)",
+            ((kind, name, key, value) for name, key, value in rows),
+        )
+
+    def delete(self, kind: str, names: Iterable[str]) -> None:
+        self._db.executemany(
+            "DELETE FROM records WHERE kind = ? AND name = ?", ((kind, n) for n in names)
+        )
+
+    def clear(self, kind: str) -> None:
+        self._db.execute("DELETE FROM records WHERE kind = ?", (kind,))
+
+    def set_deps(self, deps: dict[str, set[str]]) -> None:
+        """Replace the facts each page's check results depend on: page -> fact names."""
+        self._db.executemany("DELETE FROM deps WHERE page = ?", ((p,) for p in deps))
+        self._db.executemany(
+            "INSERT OR IGNORE INTO deps (fact, page) VALUES (?, ?)",
+            ((fact, page) for page, facts in deps.items() for fact in facts),
+        )
+
+    # -- the link table: what each page contributes to the graph ------------------------
+    def set_links(
+        self,
+        links: dict[
+            str, tuple[str, Iterable[tuple[str, str]], Iterable[tuple[str, int, int, str]]]
+        ],
+    ) -> None:
+        """Replace each page's part of the graph: page -> (its kind, the (target, link kind)
+        pairs it reaches, its `related` entries naming another page: target, line, col, as
+        written)."""
+        self.remove_links(links)
+        self._db.executemany(
+            "INSERT INTO graph_pages (path, kind) VALUES (?, ?)",
+            ((page, kind) for page, (kind, _, _) in links.items()),
+        )
+        self._db.executemany(
+            "INSERT OR IGNORE INTO graph_edges (src, dst, kind) VALUES (?, ?, ?)",
+            ((page, dst, how) for page, (_, edges, _) in links.items() for dst, how in edges),
+        )
+        self._db.executemany(
+            "INSERT INTO graph_related (src, n, dst, line, col, raw) VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                (page, n, *entry)
+                for page, (_, _, related) in links.items()
+                for n, entry in enumerate(related)
+            ),
+        )
+
+    def remove_links(self, pages: Iterable[str]) -> None:
+        rows = [(p,) for p in pages]
+        for table, column in (("graph_pages", "path"), ("graph_edges", "src")):
+            self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
+        self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
+
+    def linked_pages(self) -> set[str]:
+        return {path for (path,) in self._db.execute("SELECT path FROM graph_pages")}
+
+    def orphans(self) -> list[str]:
+        return [path for (path,) in self._db.execute(_ORPHANS)]
+
+    def one_way_related(self) -> list[tuple[str, int, int, str]]:
+        return list(self._db.execute(_ONE_WAY))
+
+    def uncited_sources(self) -> list[str]:
+        return [path for (path,) in self._db.execute(_UNCITED)]
+
+
+def _notice(message: str) -> None:
+    print(f"kbtool: {message}", file=sys.stderr)
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=10.0, isolation_level=None, check_same_thread=False)
+    db.isolation_level = "DEFERRED"  # `with db:` then commits or rolls back a transaction
+    return db
+
+
+def _check_and_prepare(db: sqlite3.Connection) -> None:
+    """Raise StoreUnusable unless ``db`` is empty or a store of this format and version."""
+    try:
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        if tables and "meta" not in tables:
+            raise StoreUnusable("not a kbtool store")
+        if "meta" in tables:
+            meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
+            if meta.get("format") != str(FORMAT) or meta.get("kbtool") != __version__:
+                raise StoreUnusable(
+                    f"written by kbtool {meta.get('kbtool', '?')} (format {meta.get('format')})"
+                )
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        with db:
+            db.executescript(_SCHEMA)
+            db.executemany(
+                "INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)",
+                [("format", str(FORMAT)), ("kbtool", __version__)],
+            )
+    except sqlite3.DatabaseError as error:  # "file is not a database", a damaged page...
+        raise StoreUnusable(str(error)) from None
+
+
+_SHARED: dict[tuple[Path, int], Store] = {}
+
+
+def shared_store(cache_dir: Path) -> Store:
+    """One open store per folder for this process (reopened in a forked child, which must not
+    use its parent's connection): for stages that ask it one record at a time."""
+    key = (cache_dir, os.getpid())
+    if key not in _SHARED:
+        _SHARED[key] = open_store(cache_dir)
+    return _SHARED[key]
+
+
+def memory_store() -> Store:
+    """A store that lives as long as the process: for a run that must not trust the file."""
+    db = _connect(":memory:")
+    _check_and_prepare(db)
+    return Store(db, None)
+
+
+def open_store(cache_dir: Path) -> Store:
+    """The store under ``cache_dir``; a new one if the file is unusable (set aside first);
+    an in-memory one if the folder cannot be written (nothing is remembered then)."""
+    path = cache_dir / FILENAME
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        db = _connect(path)
+        try:
+            _check_and_prepare(db)
+        except StoreUnusable as why:
+            db.close()
+            aside = path.with_name(f"{FILENAME}.unusable-{int(time.time())}")
+            os.replace(path, aside)
+            for suffix in ("-wal", "-shm"):
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(f"{path}{suffix}")
+            _notice(f"cache {path.name} set aside as {aside.name} ({why}); starting afresh")
+            db = _connect(path)
+            _check_and_prepare(db)
+        return Store(db, path)
+    except (OSError, sqlite3.Error, StoreUnusable):
+        return memory_store()

@@ -1,0 +1,87 @@
+"""A build parses each page once: the body is rendered from the parse's own tokens, and the
+assembly of a page reads neither its file nor markdown-it again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from test_build import build, small_wiki, write
+
+import kbtool.load
+import kbtool.parse.markdown
+import kbtool.parse.page
+from kbtool.load import Memory
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, small_wiki())
+    return root
+
+
+@pytest.fixture
+def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every markdown-it parse in this process, by the path being parsed when it ran."""
+    calls: list[str] = []
+    real_page, real_parse = kbtool.parse.page.parse_page_tokens, kbtool.parse.markdown.parse_body
+
+    def page(path, *args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        return real_page(path, *args, **kwargs)
+
+    def body(source, path):  # type: ignore[no-untyped-def]
+        calls.append(f"body:{path}")
+        return real_parse(source, path)
+
+    monkeypatch.setattr(kbtool.parse.page, "parse_page_tokens", page)
+    monkeypatch.setattr(kbtool.parse.page, "parse_body", body)
+    return calls
+
+
+def test_a_cold_build_parses_every_page_once(repo: Path, parses: list[str]) -> None:
+    report = build(repo)
+    assert report.published
+    pages = sorted(small_wiki())
+    assert sorted(p for p in parses if not p.startswith("body:")) == pages
+    assert sorted(p for p in parses if p.startswith("body:")) == [f"body:{p}" for p in pages]
+    html = (repo / "site/wiki/concepts/transformer.html").read_text()
+    assert 'href="mamba.html#%E9%80%89%E6%8B%A9%E6%80%A7%E6%89%AB%E6%8F%8F"' in html
+    assert "<math" in html
+
+
+def test_an_edit_parses_that_page_only(repo: Path, parses: list[str]) -> None:
+    build(repo)
+    path = repo / "wiki/concepts/mamba.md"
+    path.write_text(path.read_text().replace("# Mamba", "# Mamba SSM"))
+    parses.clear()
+    report = build(repo)
+    assert report.published
+    assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
+    # transformer.md shows Mamba's new title without being parsed again
+    assert ">Mamba SSM</a>" in (repo / "site/wiki/concepts/transformer.html").read_text()
+
+
+def test_a_kept_memory_reads_nothing_of_unchanged_pages(
+    repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    memory: Memory = {}
+    build(repo, memory=memory)
+    assert set(memory) == set(small_wiki())
+    path = repo / "wiki/concepts/mamba.md"
+    path.write_text(path.read_text() + "\nMore.\n")
+    read: list[str] = []
+    real = kbtool.load.Store.some
+
+    def some(self, kind, names):  # type: ignore[no-untyped-def]
+        names = list(names)
+        read.extend(f"{kind}:{n}" for n in names)
+        return real(self, kind, names)
+
+    monkeypatch.setattr(kbtool.load.Store, "some", some)
+    parses.clear()
+    report = build(repo, memory=memory)
+    assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
+    assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
+    assert all(name.endswith("mamba.md") for name in read)
