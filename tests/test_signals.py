@@ -354,6 +354,25 @@ def test_interrupted_cells_leave_no_page_process_behind(root: Path, sig: int) ->
     assert "3 pages passed, 0 failed" in again.stdout, again.stdout
 
 
+def test_pytest_interrupted_in_the_cells_leaves_no_page_process_behind(root: Path) -> None:
+    add_big_pages(root, 3, body=SLOW_CELL)
+    out, err = root.parent / "out.txt", root.parent / "err.txt"
+    with open(out, "wb") as stdout, open(err, "wb") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "wiki"],
+            cwd=root,
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=True,
+        )
+    run = Run(process, out, err, set())
+    sleeping = lambda now: any(depth_of(pid, process.pid) == 3 for pid in now)  # noqa: E731
+    wait_until(run, sleeping, "a page's cell running under pytest")
+    stop(run, signal.SIGINT)
+    assert process.returncode == 2, run.stdout  # pytest's "interrupted"
+    assert_nothing_survives(run)
+
+
 # -- crashes --------------------------------------------------------------------------------
 
 #: kbtool's own command line, with one function replaced first (a worker or kbtool crashing).

@@ -57,6 +57,7 @@ class Runner:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0  # worker processes started: 0 when everything came from the cache
         self.closed = False
+        self.abandoned = False  # a run was left mid-way (Ctrl-C): close() stops its pages
         self._next_id = 0
 
     def __enter__(self) -> Runner:
@@ -99,7 +100,7 @@ class Runner:
         if process is None:
             return
         try:
-            if abort:
+            if abort or self.abandoned:
                 process.terminate()  # the worker kills its page processes on SIGTERM
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
@@ -121,9 +122,13 @@ class Runner:
         restarts = 0
         while pending and not self.closed:
             started: set[int] = set()
-            for ident, data in self._exchange(pending, started):
-                del pending[ident]
-                yield from_dict(data)
+            try:
+                for ident, data in self._exchange(pending, started):
+                    del pending[ident]
+                    yield from_dict(data)
+            except BaseException:  # interrupted, or the caller stopped asking: pages still run
+                self.abandoned = True
+                raise
             if not pending or self.closed:
                 break
             # The worker died. Pages it had started may be what killed it: they fail. The rest
