@@ -231,9 +231,14 @@ def _raise_again(hook: Callable[[Any], object], unraisable: Any) -> None:
     if not isinstance(unraisable.exc_value, Interrupted):
         hook(unraisable)
     elif os.getpid() == _installed_in:
-        resend = threading.Timer(0.02, os.kill, (os.getpid(), unraisable.exc_value.signum))
+        resend = threading.Timer(0.02, _resend, (unraisable.exc_value.signum,))
         resend.daemon = True
         resend.start()
+
+
+def _resend(signum: int) -> None:
+    if os.getpid() == _installed_in:  # not once the command is over and its handlers gone
+        os.kill(os.getpid(), signum)
 
 
 def _forked_child() -> None:
