@@ -1,25 +1,34 @@
-"""Benchmark `kbtool build` against the floor markdown-it-py sets, on a synthetic wiki.
+"""Benchmark `kbtool build` and `kbtool serve` against markdown-it-py's floor, on a synthetic wiki.
 
-It generates a deterministic wiki (benchmarks/synth.py; 10,000 pages by default), then prints,
-from one run:
-  floor      markdown-it-py parsing *and rendering* every page in this process (kbtool's parser
-             configuration, its default HTML renderer), files already read
-  cold       `build_site` with no cache and no site/: load, check, render, graph layout, swap;
-             running the cells (the gate) and the search index are reported on their own
-             lines and left out of the ratio: neither is rendering
-  no change  the same build again with nothing changed
-  one edit   the build after one page had a sentence added (the search index again apart)
-  mkdocs     `mkdocs build` of the same pages as the peer figure, when mkdocs is installed
-Targets: cold <= 2x floor; no change <= 10% of cold.
+For each N (default 7,000) it generates a deterministic wiki (benchmarks/synth.py), shows that
+its pages parse and render at the rate of real ones (benchmarks/calibrate.py, given
+--reference DIR or $KBTOOL_REFERENCE_PAGES), then prints, from one run, with kbtool run as
+whole processes (cells are opt-in and no page opts in, as in a wiki whose python blocks are
+illustrations; --no-search leaves the search index out with `search = false`):
 
-    python benchmarks/bench_build.py [-n 10000] [--jobs N] [--no-mkdocs]
+  floor      markdown-it-py alone parsing and rendering every page in this process (kbtool's
+             parser configuration, markdown-it-py's HTML renderer), files already read
+  cold       `kbtool build` with nothing remembered (.kbtool/ and site/ removed)
+  no change  `kbtool build` again with nothing changed
+  one edit   `kbtool build` after a sentence was added to one page (median of 3)
+  serve      `kbtool serve`: from saving a page to the served page showing the edit (median
+             of 3), polling the server every 20 ms
+  mkdocs     with --mkdocs, `mkdocs build` of the same pages as a peer figure
+
+Targets (2 cores): with --no-search, cold <= 1.0x the floor and one edit <= 5% of cold;
+serve <= 1 s at 7,000 pages; peak memory of the cold build's largest process <= 1 GB at
+7,000 pages, growing no faster than the pages. kbtool's own `--timings` is printed when `build` has that option.
+Every step is stopped at --step-timeout seconds.
+
+    python benchmarks/bench_build.py --no-search [-n 7000 -n 20000] [--quick] [--reference DIR]
+                                     [--mkdocs]
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
+import importlib.util
+import re
 import shutil
 import subprocess
 import sys
@@ -28,144 +37,174 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import synth  # noqa: E402
-
-from kbtool.config import load_config  # noqa: E402
-from kbtool.parse.markdown import markdown_parser  # noqa: E402
-from kbtool.render.build import BuildReport, build_site  # noqa: E402
+from calibrate import Pages, markdown_files, print_calibration, render_seconds  # noqa: E402
+from harness import (  # noqa: E402
+    Row,
+    Run,
+    Workspace,
+    header,
+    load_average,
+    median,
+    run_kbtool,
+    share,
+    supports,
+    table,
+    timings_text,
+    within,
+)
+from serve_probe import measure_serve  # noqa: E402
 
 # The synthetic wiki has broken links on purpose (for the check benchmark); here they must not
-# stop the build, so links and graph findings are warnings.
-MKDOCS_LIMIT = 600.0
-PYPROJECT = '[tool.kbtool]\nsite-title = "Synthetic"\nseverity = { KB2 = "warning", KB3 = "off" }\n'
+# stop the build, so links are warnings and graph findings are off.
+PYPROJECT = """[tool.kbtool]
+site-title = "Synthetic"
+execute = "opt-in"
+severity = { KB2 = "warning", KB3 = "off" }
+"""
+_SUMMARY = re.compile(r"^(published |not published|\S+/ is up to date)")
+SCALE = 7000  # the scale of the one-second and one-gigabyte targets
 
 
-def render_floor(root: Path) -> float:
-    texts = [p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.md"))]
-    md = markdown_parser()
-    started = time.perf_counter()
-    for text in texts:
-        md.render(text)
-    return time.perf_counter() - started
-
-
-def timed_build(root: Path, jobs: int | None) -> tuple[float, BuildReport]:
-    config = load_config(root)
-    started = time.perf_counter()
-    report = build_site(config, jobs=jobs)
-    elapsed = time.perf_counter() - started
-    if not report.ok:
-        errors = [d.format() for d in report.diagnostics if d.severity == "error"][:5]
-        raise SystemExit("build failed:\n" + "\n".join(errors))
-    return elapsed, report
-
-
-def mkdocs_build(root: Path) -> float | None:
-    if shutil.which("mkdocs") is None and not _has_module("mkdocs"):
+def mkdocs_build(ws: Workspace, limit: float) -> float | None:
+    if importlib.util.find_spec("mkdocs") is None:
         return None
-    docs = root / "mkdocs-docs"
-    shutil.copytree(root / "wiki", docs / "wiki")
-    shutil.copytree(root / "sources", docs / "sources")
-    (root / "mkdocs.yml").write_text(
+    docs = ws.root / "mkdocs-docs"
+    shutil.copytree(ws.root / "wiki", docs / "wiki")
+    shutil.copytree(ws.root / "sources", docs / "sources")
+    (ws.root / "mkdocs.yml").write_text(
         "site_name: Synthetic\ndocs_dir: mkdocs-docs\nsite_dir: mkdocs-site\n"
         "markdown_extensions: [tables]\n",
         encoding="utf-8",
     )
+    command = [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(ws.root / "mkdocs.yml")]
     started = time.perf_counter()
-    try:  # mkdocs takes over 12 minutes at 10,000 pages here: stop it at 10 and say so
-        subprocess.run(
-            [sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(root / "mkdocs.yml")],
-            check=False,
-            capture_output=True,
-            timeout=MKDOCS_LIMIT,
-        )
+    try:
+        subprocess.run(command, check=False, capture_output=True, timeout=limit)
     except subprocess.TimeoutExpired:
         return float("inf")
     return time.perf_counter() - started
 
 
-def _has_module(name: str) -> bool:
-    import importlib.util
+def bench(n: int, args: argparse.Namespace) -> float:
+    """Print the figures for ``n`` pages; return the cold build's peak memory (MB)."""
+    limit = args.step_timeout
+    repeats = 1 if args.quick else 3
+    timings = ["--timings"] if supports("build", "--timings") else []
+    with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-build-{n}-") as tmp:
+        ws = Workspace.create(Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search))
+        print("\n".join(header("kbtool build and serve benchmark", n, ws)), flush=True)
+        print_calibration(markdown_files(ws.root), args.reference, args.quick)
+        floor = render_seconds(Pages.read(markdown_files(ws.root)))
+        print(f"parse + render floor measured: {floor:.2f} s", flush=True)
 
-    return importlib.util.find_spec(name) is not None
+        build = ("build", *timings)
+        ws.forget()
+        cold = run_kbtool(ws.root, *build, timeout=limit, ok=(0,))
+        print(f"cold build: {cold.seconds:.2f} s", flush=True)
+        same = run_kbtool(ws.root, *build, timeout=limit, ok=(0,))
+        edits: list[Run] = []
+        for _ in range(repeats):
+            ws.edit()
+            edits.append(run_kbtool(ws.root, *build, timeout=limit, ok=(0,)))
+        edit = median([r.seconds for r in edits])
+        print(f"build after an edit: {edit:.2f} s", flush=True)
+        serve = measure_serve(ws, repeats, limit)
+        saved = median(serve.edits) if serve.edits else float("inf")
+        peer = mkdocs_build(ws, limit) if args.mkdocs else None
+
+    rss = cold.peak_rss_mb
+    search = "search left out" if args.no_search else "search included"
+    bound = args.no_search  # the build targets are for builds without the search index
+    rows = [
+        Row("markdown-it-py parse + render floor", floor),
+        Row(
+            f"cold build, {search}",
+            cold.seconds,
+            share(cold.seconds, floor, "{:.2f}x floor"),
+            "<= 1.0x floor" if bound else "(with --no-search)",
+            within(cold.seconds, floor, 1.0) if bound else None,
+            note=_summary(cold),
+        ),
+        Row(
+            "rebuild, nothing changed",
+            same.seconds,
+            share(same.seconds, cold.seconds, "{:.1%} of cold"),
+            note=_summary(same),
+        ),
+        Row(
+            f"rebuild after a one-page edit ({repeats}x)",
+            edit,
+            share(edit, cold.seconds, "{:.1%} of cold"),
+            "<= 5% of cold" if bound else "(with --no-search)",
+            within(edit, cold.seconds, 0.05) if bound else None,
+            note=_summary(edits[-1]),
+        ),
+        Row(
+            f"serve: save to edit served ({len(serve.edits)}x)",
+            saved,
+            "each: " + ", ".join(f"{s:.2f}" for s in serve.edits),
+            "<= 1 s" if n >= SCALE else "",
+            saved <= 1.0 if n >= SCALE else None,
+            note=f"serve answered {serve.start_seconds:.2f} s after it started (its first build); "
+            f"peak RSS {serve.run.peak_rss_mb:.0f} MB",
+        ),
+        Row(
+            "peak RSS, largest process (cold build)",
+            None,
+            f"{rss:.0f} MB",
+            "<= 1 GB" if n >= SCALE else "",
+            rss <= 1024 if n >= SCALE else None,
+        ),
+    ]
+    if peer is not None:
+        rows.append(
+            Row("mkdocs build (peer)", peer, share(peer, cold.seconds, "{:.2f}x our cold build"))
+        )
+    elif args.mkdocs:
+        rows.append(Row("mkdocs build (peer)", None, "mkdocs not installed"))
+    print(f"\nN = {n:,}: figures from this one run")
+    print(table(rows, limit))
+    print(f"  load average at the end: {load_average()}")
+    if timings:
+        print("  kbtool build --timings, cold:\n" + timings_text(cold))
+        print("  kbtool build --timings, after the last edit:\n" + timings_text(edits[-1]))
+    else:
+        print("  (kbtool build has no --timings option: stages not shown)")
+    print(flush=True)
+    return rss
 
 
-def bench(n: int, jobs: int | None, with_mkdocs: bool) -> dict[str, float | None]:
-    with tempfile.TemporaryDirectory(prefix=f"kbtool-build-bench-{n}-") as tmp:
-        root = Path(tmp)
-        synth.generate(root, n)
-        (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
-        floor = render_floor(root)
-        cold, report = timed_build(root, jobs)
-        cold_search = report.seconds.get("search", 0.0)
-        cold_cells = report.seconds.get("cells", 0.0)
-        stages = {k: round(v, 2) for k, v in report.seconds.items()}
-        same, same_report = timed_build(root, jobs)
-        edited = sorted((root / "wiki").rglob("*.md"))[n // 3]
-        with edited.open("a", encoding="utf-8") as f:
-            f.write("\n补充说明：一句新的话。\n")
-        edit, edit_report = timed_build(root, jobs)
-        edit_search = edit_report.seconds.get("search", 0.0)
-        peer = mkdocs_build(root) if with_mkdocs else None
-    cold_site = cold - cold_search - cold_cells
-    return {
-        "pages": n,
-        "floor_s": floor,
-        "cold_s": cold_site,
-        "cold_search_s": cold_search,
-        "cold_cells_s": cold_cells,
-        "cold_total_s": cold,
-        "cold_vs_floor": cold_site / floor,
-        "same_s": same,
-        "same_vs_cold": same / cold_site,
-        "same_rendered": same_report.rendered,
-        "edit_s": edit - edit_search,
-        "edit_search_s": edit_search,
-        "edit_rendered": edit_report.rendered,
-        "edit_vs_cold": (edit - edit_search) / cold_site,
-        "mkdocs_s": peer,
-        "mkdocs_vs_cold": peer / cold_site if peer else None,
-        "stages": stages,  # type: ignore[dict-item]
-    }
+def _summary(run: Run) -> str:
+    """kbtool build's summary line ("published site/: ..."), for what it rendered and reused."""
+    found = [line for line in run.stdout.splitlines() if _SUMMARY.search(line)]
+    return found[-1] if found else ""
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("-n", type=int, default=10_000, help="pages (default 10,000)")
-    parser.add_argument("--jobs", type=int, default=None, help="worker processes (default: cores)")
-    parser.add_argument("--no-mkdocs", action="store_true", help="skip the mkdocs peer figure")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("-n", type=int, action="append", help="pages (repeatable; default 7000)")
+    parser.add_argument("--quick", action="store_true", help="300 pages, one run of each step")
+    parser.add_argument("--reference", type=Path, help="folder of real pages to calibrate against")
+    parser.add_argument(
+        "--no-search",
+        action="store_true",
+        help="build without the search index (search = false), as the build targets assume",
+    )
+    parser.add_argument("--mkdocs", action="store_true", help="add the mkdocs build peer figure")
+    parser.add_argument(
+        "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
+    )
     args = parser.parse_args()
-    r = bench(args.n, args.jobs, not args.no_mkdocs)
-    if args.json:
-        print(json.dumps(r, indent=2))
-        return
-    print(f"cores: {len(os.sched_getaffinity(0))}; N = {r['pages']:,} pages")
-    print(f"  markdown-it-py parse+render floor {r['floor_s']:8.2f} s")
-    print(
-        f"  cold build (without search)       {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 2)"
-    )
-    print(f"    cells run (cold cache)          {r['cold_cells_s']:8.2f} s")
-    print(f"    search index, cold              {r['cold_search_s']:8.2f} s")
-    print(f"    whole cold build                {r['cold_total_s']:8.2f} s")
-    print(f"    stages: {r['stages']}")
-    print(
-        f"  rebuild, nothing changed          {r['same_s']:8.2f} s   {r['same_vs_cold']:.1%} of cold "
-        f"(target <= 10%), {r['same_rendered']} outputs rendered"
-    )
-    print(
-        f"  rebuild after one-page edit       {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold, "
-        f"{r['edit_rendered']} outputs rendered"
-    )
-    print(f"    search index after the edit     {r['edit_search_s']:8.2f} s")
-    if r["mkdocs_s"] is not None:
+    sizes = args.n or [300 if args.quick else SCALE]
+    peaks = [(n, bench(n, args)) for n in sizes]
+    if len(peaks) > 1:
+        (n0, m0), (n1, m1) = peaks[0], peaks[-1]
         print(
-            f"  mkdocs build (peer)               {r['mkdocs_s']:8.2f} s   {r['mkdocs_vs_cold']:.2f}x our cold build"
+            f"peak RSS grew {m1 / m0:.2f}x for {n1 / n0:.2f}x the pages "
+            f"({'no faster' if m1 / m0 <= n1 / n0 else 'FASTER'} than the pages)"
         )
-    else:
-        print("  mkdocs build (peer)               not installed (pip install -e '.[bench]')")
 
 
 if __name__ == "__main__":

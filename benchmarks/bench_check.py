@@ -1,136 +1,138 @@
-"""Benchmark `kbtool check` against the floor markdown-it-py sets, on synthetic wikis.
+"""Benchmark `kbtool check` against the floor markdown-it-py sets, on a synthetic wiki.
 
-For each N (default 1,000 and 10,000) it generates a deterministic wiki (benchmarks/synth.py),
-then prints, from one run:
-  floor    markdown-it-py parsing every page in this process (same parser configuration
-           as kbtool: CommonMark + tables + strikethrough + dollarmath), files already read
-  cold -j1 `kbtool check -j 1` as a whole process with no cache
-  cold     `kbtool check` with the default jobs (the machine's cores), no cache
-  repeat   `kbtool check` again with nothing changed (median of 3)
-  edit     `kbtool check` after one page was edited (median of 3)
-and each as a ratio to the floor (repeat and edit also to cold), with peak memory.
-Targets: cold -j1 <= 1.3x floor; cold <= 0.8x floor on 2 cores; repeat <= 10% of cold;
-peak memory under 1.5 GB at N = 10,000.
+For each N (default 7,000) it generates a deterministic wiki (benchmarks/synth.py), shows that
+its pages parse at the rate of real ones (benchmarks/calibrate.py, given --reference DIR or
+$KBTOOL_REFERENCE_PAGES), then prints, from one run, with kbtool run as whole processes:
 
-    python benchmarks/bench_check.py [-n 1000 -n 10000]
+  parse floor  markdown-it-py alone parsing every page in this process, with kbtool's parser
+               configuration, files already read
+  cold         `kbtool check` with the default jobs and nothing remembered (.kbtool/ removed)
+  repeat       `kbtool check` again with nothing changed
+  one edit     `kbtool check` after a sentence was added to one page (median of 3)
+
+Targets (2 cores): cold <= 0.6x the parse floor; one edit <= 5% of cold and <= 1 s at 7,000
+pages. Also the peak memory of the largest process, the diagnostics compared with the cold
+check's, and kbtool's own `--timings` when `check` has that option. Every step is stopped at
+--step-timeout seconds.
+
+    python benchmarks/bench_check.py [-n 7000 -n 20000] [--quick] [--reference DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
-import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
-import synth  # noqa: E402
+from calibrate import Pages, markdown_files, parse_seconds, print_calibration  # noqa: E402
+from harness import (  # noqa: E402
+    Row,
+    Run,
+    Workspace,
+    header,
+    load_average,
+    median,
+    run_kbtool,
+    share,
+    supports,
+    table,
+    timings_text,
+    within,
+)
 
-from kbtool.parse.markdown import markdown_parser  # noqa: E402
-
-# Runs kbtool in-process and reports its own peak RSS and that of its largest worker (KiB).
-_RUNNER = """
-import resource, sys
-from kbtool.cli import main
-code = main(sys.argv[1:])
-me = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-print("RSS", me, kids, file=sys.stderr)
-sys.exit(code)
-"""
-
-
-def parse_floor(root: Path) -> float:
-    texts = [p.read_text(encoding="utf-8") for p in sorted(root.rglob("*.md"))]
-    md = markdown_parser()
-    started = time.perf_counter()
-    for text in texts:
-        md.parse(text)
-    return time.perf_counter() - started
+PYPROJECT = '[tool.kbtool]\nexecute = "opt-in"\n'
+SCALE = 7000  # the scale of the one-second targets
 
 
-def run_check(root: Path, *args: str) -> tuple[float, int, int]:
-    started = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _RUNNER, "-C", str(root), "check", "--format", "json", *args],
-        capture_output=True,
-        text=True,
-    )
-    elapsed = time.perf_counter() - started
-    if proc.returncode not in (0, 1):
-        raise SystemExit(f"kbtool check failed:\n{proc.stderr}")
-    rss = next(line for line in proc.stderr.splitlines() if line.startswith("RSS")).split()
-    return elapsed, int(rss[1]), int(rss[2])
+def _diagnostics(run: Run) -> list[object] | None:
+    try:
+        return list(json.loads(run.stdout)["diagnostics"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
-def bench(n: int) -> dict[str, float]:
-    with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-{n}-") as tmp:
-        root = Path(tmp)
-        synth.generate(root, n)
-        (root / "pyproject.toml").write_text("[tool.kbtool]\n", encoding="utf-8")
-        floor = parse_floor(root)
-        cold_1, _, _ = run_check(root, "--no-cache", "-j", "1")
-        shutil.rmtree(root / ".kbtool")
-        cold, rss_main, rss_worker = run_check(root)
-        repeat = statistics.median(run_check(root)[0] for _ in range(3))
-        edited = sorted((root / "wiki").rglob("*.md"))[n // 3]
-        edits = []
-        for i in range(3):
-            with edited.open("a", encoding="utf-8") as f:
-                f.write(f"\n补充说明 {i}。\n")
-            edits.append(run_check(root)[0])
-        edit = statistics.median(edits)
-    return {
-        "pages": n,
-        "floor_s": floor,
-        "cold_j1_s": cold_1,
-        "cold_s": cold,
-        "repeat_s": repeat,
-        "edit_s": edit,
-        "cold_j1_vs_floor": cold_1 / floor,
-        "cold_vs_floor": cold / floor,
-        "repeat_vs_cold": repeat / cold,
-        "edit_vs_cold": edit / cold,
-        "peak_rss_main_mb": rss_main / 1024,
-        "peak_rss_worker_mb": rss_worker / 1024,
-    }
+def bench(n: int, args: argparse.Namespace) -> None:
+    limit = args.step_timeout
+    repeats = 1 if args.quick else 3
+    timings = ["--timings"] if supports("check", "--timings") else []
+    with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-check-{n}-") as tmp:
+        ws = Workspace.create(Path(tmp), n, PYPROJECT)
+        print("\n".join(header("kbtool check benchmark", n, ws)), flush=True)
+        print_calibration(markdown_files(ws.root), args.reference, args.quick)
+        floor = parse_seconds(Pages.read(markdown_files(ws.root)))
+        print(f"parse floor measured: {floor:.2f} s", flush=True)
+
+        check = ("check", "--format", "json", *timings)
+        ws.forget()
+        cold = run_kbtool(ws.root, *check, timeout=limit)
+        print(f"cold check: {cold.seconds:.2f} s", flush=True)
+        repeat = run_kbtool(ws.root, *check, timeout=limit)
+        edits: list[Run] = []
+        for _ in range(repeats):
+            ws.edit()
+            edits.append(run_kbtool(ws.root, *check, timeout=limit))
+        edit = median([r.seconds for r in edits])
+        found = (_diagnostics(cold), _diagnostics(edits[-1]))
+
+    rows = [
+        Row("markdown-it-py parse floor", floor),
+        Row(
+            "cold check (default jobs)",
+            cold.seconds,
+            share(cold.seconds, floor, "{:.2f}x floor"),
+            "<= 0.6x floor",
+            within(cold.seconds, floor, 0.6),
+        ),
+        Row(
+            "repeat check, nothing changed",
+            repeat.seconds,
+            share(repeat.seconds, cold.seconds, "{:.1%} of cold"),
+        ),
+        Row(
+            f"check after a one-page edit (median of {repeats})",
+            edit,
+            share(edit, cold.seconds, "{:.1%} of cold"),
+            "<= 5% of cold" + (", <= 1 s" if n >= SCALE else ""),
+            within(edit, cold.seconds, 0.05) and (n < SCALE or edit <= 1.0),
+        ),
+        Row(
+            "peak RSS, largest process (cold)",
+            None,
+            f"{cold.peak_rss_mb:.0f} MB",
+        ),
+    ]
+    print(f"\nN = {n:,}: figures from this one run")
+    print(table(rows, limit))
+    if None in found:
+        print("  diagnostics after the edits not compared with the cold check's (a run stopped)")
+    else:
+        verdict = "identical to" if found[0] == found[1] else "DIFFER from"
+        print(f"  diagnostics after the edits {verdict} the cold check's")
+    print(f"  load average at the end: {load_average()}")
+    if timings:
+        print("  kbtool check --timings, cold:\n" + timings_text(cold))
+        print("  kbtool check --timings, after the last edit:\n" + timings_text(edits[-1]))
+    else:
+        print("  (kbtool check has no --timings option: stages not shown)")
+    print(flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("-n", type=int, action="append", help="pages (repeatable)")
-    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("-n", type=int, action="append", help="pages (repeatable; default 7000)")
+    parser.add_argument("--quick", action="store_true", help="300 pages, one run of each step")
+    parser.add_argument("--reference", type=Path, help="folder of real pages to calibrate against")
+    parser.add_argument(
+        "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
+    )
     args = parser.parse_args()
-    results = [bench(n) for n in args.n or [1000, 10000]]
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return
-    print(f"cores: {len(os.sched_getaffinity(0))}")
-    for r in results:
-        print(f"\nN = {r['pages']:,} pages")
-        print(f"  markdown-it-py parse floor   {r['floor_s']:8.2f} s")
-        print(
-            f"  cold check, -j 1             {r['cold_j1_s']:8.2f} s   {r['cold_j1_vs_floor']:.2f}x floor (target <= 1.3)"
-        )
-        print(
-            f"  cold check, default jobs     {r['cold_s']:8.2f} s   {r['cold_vs_floor']:.2f}x floor (target <= 0.8)"
-        )
-        print(
-            f"  repeat check, no change      {r['repeat_s']:8.2f} s   {r['repeat_vs_cold']:.1%} of cold (target <= 10%)"
-        )
-        print(
-            f"  check after one-page edit    {r['edit_s']:8.2f} s   {r['edit_vs_cold']:.1%} of cold"
-        )
-        print(
-            f"  peak RSS: main {r['peak_rss_main_mb']:.0f} MB, largest worker {r['peak_rss_worker_mb']:.0f} MB"
-        )
+    for n in args.n or [300 if args.quick else SCALE]:
+        bench(n, args)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ then, in headless Chromium against a local server that counts every byte it send
 query with a cold cache as a reader would: page load, then typing the query (the as-you-type
 list of 8 results) and opening search.html?q= (the first 10 results).
 
-synth.py draws its Chinese from 20 words, each on about 80% of the pages: a tiny vocabulary,
+synth.py draws its Chinese from 50 words, each on about 75% of the pages: a tiny vocabulary,
 and the longest posting lists a query can meet. ``--extra-chars N`` adds about N characters of
 real prose to each page: sentences of the bundled wiki and sources, drawn at random.
 ``--random-words`` draws 2-4 character "words" from the corpus's character frequencies

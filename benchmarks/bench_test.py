@@ -16,6 +16,8 @@ Then it times containment alone: a forked process (as the worker forks a page pr
 ``sandbox.contain`` for a page without network (environment, Landlock ruleset with its rules,
 ``restrict_self``), and the same with ``sandbox = "off"`` (environment, patched socket module).
 This is a script that prints figures, not a test: ``python benchmarks/bench_test.py [-n 200]``.
+Where IPython is installed (the ipython extra) the warm worker preloads it and values are
+formatted by it; ``--without-ipython`` hides it from every process, for comparison.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ PLAIN_CELLS = [
 PYPROJECT = """\
 [tool.kbtool]
 wiki = "wiki"
+cell-env = ["PYTHONPATH"]  # so that --without-ipython reaches the cells
 
 [tool.pytest.ini_options]
 testpaths = ["wiki"]
@@ -145,15 +148,70 @@ def containment_cost(mode: str, samples: int = 200) -> list[float]:
     return costs
 
 
+def has_ipython() -> str:
+    found = subprocess.run([sys.executable, "-c", "import IPython"], capture_output=True)
+    return "preloaded in the warm worker" if found.returncode == 0 else "not installed"
+
+
+def hide_ipython(folder: Path) -> str:
+    """A package named IPython that fails to import, first on every process's path."""
+    (folder / "no-ipython" / "IPython").mkdir(parents=True)
+    (folder / "no-ipython" / "IPython" / "__init__.py").write_text("raise ImportError\n")
+    os.environ["PYTHONPATH"] = str(folder / "no-ipython")
+    return "hidden (--without-ipython)"
+
+
+IPYTHON_COST = """
+import gc, os, statistics, time, types
+import numpy, matplotlib.pyplot
+
+def median_ms(action, times=300):
+    spent = []
+    for _ in range(times):
+        started = time.perf_counter()
+        action()
+        spent.append(time.perf_counter() - started)
+    return 1000 * statistics.median(spent)
+
+def fork():
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    os.waitpid(pid, 0)
+
+gc.freeze()
+before = median_ms(fork, 100)
+from kbtool.execute import ipython
+ipython.prepare()
+gc.collect()
+gc.freeze()
+after = median_ms(fork, 100)
+bind = median_ms(lambda: ipython.bind(types.ModuleType("__main__"), "page.md"))
+value = median_ms(lambda: ipython.format_value({"mean": 1.5, "max": 2.0}))
+print(f"fork {before:.2f} ms without IPython loaded, {after:.2f} ms with; "
+      f"binding the shell to a page {bind:.3f} ms; formatting a value {value:.3f} ms")
+"""
+
+
+def ipython_cost() -> str:
+    """IPython's own share of a page, measured apart (the timings above drown it)."""
+    done = subprocess.run([sys.executable, "-c", IPYTHON_COST], capture_output=True, text=True)
+    return done.stdout.strip() or done.stderr.strip().splitlines()[-1]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", "--pages", type=int, default=200)
+    parser.add_argument(
+        "--without-ipython", action="store_true", help="run as if IPython were not installed"
+    )
     args = parser.parse_args()
     count = args.pages
     kbtool = [sys.executable, "-m", "kbtool", "test", "--format", "json"]
     pytest = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
 
     with tempfile.TemporaryDirectory(prefix="kbtool-bench-") as folder:
+        ipython = hide_ipython(Path(folder)) if args.without_ipython else has_ipython()
         root = Path(folder) / "repo"
         pages = generate(root, count)
         # Warm the disk cache and matplotlib's font cache, so the first timed run pays neither.
@@ -178,7 +236,8 @@ def main() -> None:
 
     print(
         f"{count} pages x 4 cells ({(count + 1) // 2} import numpy); "
-        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}"
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}; "
+        f"IPython: {ipython}"
     )
     print(f"cells' own work: {work:.3f} s in all, {1000 * work / count:.2f} ms a page\n")
     fresh_overhead = (rows[0][1] - work) / count
@@ -190,6 +249,8 @@ def main() -> None:
             f"{name:38} {seconds:8.2f} {1000 * overhead:17.2f} {fresh_overhead / overhead:12.1f}x"
         )
     print(f"\ncached / cold (kbtool test -j 2): {100 * cached / rows[2][1]:.1f}%")
+    if not args.without_ipython and ipython.startswith("preloaded"):
+        print(f"IPython's part of a page: {ipython_cost()}")
     inside = worker_overhead(report)
     print(
         f"worker overhead a page (fork to result, minus cells), -j 2: "

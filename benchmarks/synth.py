@@ -1,93 +1,81 @@
 """A deterministic synthetic wiki in kbtool's page format, for benchmarks.
 
-``generate(root, n)`` writes ``n`` pages (about 70% wiki pages in four type folders, 30%
-source pages) of Chinese prose with English terms, tables, inline and display math, code,
-cross links with anchors, ``related`` and ``sources`` lists. About 2% of links are broken.
-The same ``n`` and ``seed`` always give the same bytes.
+``generate(root, n)`` writes ``n`` pages shaped like a real wiki of this kind: about 46% wiki
+pages in six type folders and 54% source pages, two thirds of them in ``sources/papers`` (so
+one folder holds about 2,500 pages at n = 7,000). Wiki pages are as dense as real ones: long
+Chinese prose with English terms, a link, bold run (beside CJK punctuation too), inline code or
+math in most sentences, abbreviation and comparison tables, numbered and bullet lists, display
+math, bare URLs, a ``mermaid`` diagram on 40% of them and an illustrative ``python`` block on
+some; ``related`` and ``sources`` lists in frontmatter. Source pages have no frontmatter, only
+the archive's field list (``- **入库日期：** 2026-07-11``) and excerpts that link back to the
+wiki. About 2% of links are broken. The same ``n`` and ``seed`` always give the same bytes.
+
+``benchmarks/calibrate.py`` measures how fast markdown-it-py parses these pages per byte
+against a folder of real pages; the mix below is tuned so the two agree within a few percent.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+from collections.abc import Callable
 from pathlib import Path
 
-TYPES = ("concept", "method", "entity", "overview")
-FOLDERS = {"concept": "concepts", "method": "methods", "entity": "entities", "overview": "overview"}
+import synth_text as text
+from synth_text import SECTIONS, TERMS, WORDS
+
+__all__ = ["BROKEN_RATE", "FOLDERS", "SECTIONS", "SOURCE_FOLDERS", "TERMS", "TYPES", "WORDS"]
+__all__ += ["generate"]
+
+TYPES = ("concept", "method", "entity", "overview", "query", "task")
+FOLDERS = {
+    "concept": "concepts",
+    "method": "methods",
+    "entity": "entities",
+    "overview": "overview",
+    "query": "queries",
+    "task": "tasks",
+}
+# How often each type or source folder comes up, as a repeating pattern (a real wiki's mix).
+_TYPE_CYCLE = ["concept"] * 5 + ["method"] * 4 + ["entity"] * 7 + ["overview", "task"]
+_TYPE_CYCLE += ["query"] * 2
 SOURCE_FOLDERS = ("papers", "repos", "books", "courses", "blogs")
-TERMS = (
-    "Transformer",
-    "attention",
-    "policy",
-    "diffusion",
-    "VLA",
-    "LayerNorm",
-    "RL",
-    "SSM",
-    "humanoid",
-    "imitation learning",
-    "tokenizer",
-    "action chunking",
-    "MPC",
-    "ViT",
-)
-WORDS = (
-    "注意力",
-    "位置编码",
-    "多头",
-    "缩放点积",
-    "人形机器人",
-    "策略网络",
-    "模仿学习",
-    "残差连接",
-    "序列建模",
-    "长程依赖",
-    "动作分块",
-    "扩散模型",
-    "强化学习",
-    "状态空间",
-    "视觉编码器",
-    "语言指令",
-    "关节力矩",
-    "控制频率",
-    "泛化能力",
-    "数据效率",
-)
-SECTIONS = (
-    "核心思想",
-    "方法细节",
-    "与机器人技术的联系",
-    "实验结果",
-    "局限与讨论",
-    "工程实践",
-    "数学形式",
-    "常见误区",
-)
+_SOURCE_CYCLE = ["papers"] * 17 + ["repos"] * 3 + ["courses"] * 2 + ["blogs"] * 2 + ["books"]
+SOURCE_SHARE = 0.54
+MERMAID_SHARE = 0.4
 BROKEN_RATE = 0.02
 
 
-def _sentence(rng: random.Random) -> str:
-    parts = []
-    for _ in range(rng.randint(3, 6)):
-        word = rng.choice(WORDS)
-        term = rng.choice(TERMS)
-        parts.append(rng.choice((f"{word}（{term}）", f"**{word}**", f"{word}与 {term}", word)))
-    return "，".join(parts) + "。"
-
-
 class _Plan:
-    """Names and headings of every page, decided before any page is written."""
+    """Names, titles and headings of every page, decided before any page is written."""
 
     def __init__(self, n: int, rng: random.Random) -> None:
+        n_sources = max(1, min(n - 5, round(n * SOURCE_SHARE))) if n > 6 else 1
         self.wiki: list[tuple[str, str]] = []  # (path, type)
+        self.titles: dict[str, str] = {}
+        for i in range(max(1, n - n_sources)):
+            kind = _TYPE_CYCLE[i % len(_TYPE_CYCLE)]
+            term = TERMS[i % len(TERMS)]
+            slug = term.lower().replace(" ", "-")
+            path = f"wiki/{FOLDERS[kind]}/{slug}-{i:05d}.md"
+            self.wiki.append((path, kind))
+            self.titles[path] = f"{_title_case(term)}（{rng.choice(WORDS)}）"
         self.sources: list[str] = []
-        n_sources = max(1, int(n * 0.3))
-        for i in range(n - n_sources):
-            kind = TYPES[i % len(TYPES)]
-            self.wiki.append((f"wiki/{FOLDERS[kind]}/page-{i:05d}.md", kind))
         for i in range(n_sources):
-            self.sources.append(f"sources/{SOURCE_FOLDERS[i % 5]}/source_{i:05d}.md")
-        self.headings = {path: rng.sample(SECTIONS, 4) for path, _ in self.wiki}
+            folder = _SOURCE_CYCLE[i % len(_SOURCE_CYCLE)]
+            slug = TERMS[(i * 7) % len(TERMS)].lower().replace(" ", "_").replace("-", "_")
+            path = f"sources/{folder}/{slug}_{i:05d}.md"
+            self.sources.append(path)
+            self.titles[path] = f"{TERMS[(i * 7) % len(TERMS)]} 来源归档 {i}"
+        self.headings = {path: rng.sample(SECTIONS, rng.randint(2, 4)) for path, _ in self.wiki}
+        # Every source is cited by one "owner" wiki page, so few sources are uncited.
+        self.owned: dict[int, list[str]] = {}
+        for i, source in enumerate(self.sources):
+            self.owned.setdefault(i % len(self.wiki), []).append(source)
+
+
+def _title_case(term: str) -> str:
+    return term if any(c.isupper() for c in term) else term.title()
 
 
 def _relative(frm: str, to: str) -> str:
@@ -103,104 +91,162 @@ def _maybe_broken(rng: random.Random, target: str) -> str:
     return target.replace(".md", "-missing.md") if rng.random() < BROKEN_RATE else target
 
 
-def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
+def _linker(path: str, plan: _Plan, near: list[str], rng: random.Random) -> Callable[[], str]:
+    """``[title](target)`` links from ``path``: to its neighbours, any wiki page (sometimes
+    with an anchor) or a source, as real pages mix them."""
+
+    def link() -> str:
+        roll = rng.random()
+        anchor = ""
+        if roll < 0.4 and near:
+            target = rng.choice(near)
+        elif roll < 0.85:
+            target = plan.wiki[rng.randrange(len(plan.wiki))][0]
+            if target == path:  # a page that links to itself is a finding of its own
+                target = rng.choice(near) if near else plan.sources[0]
+            if target in plan.headings and rng.random() < 0.15:
+                anchor = "#" + rng.choice(plan.headings[target])
+        else:
+            target = rng.choice(plan.sources)
+        rel = _maybe_broken(rng, _relative(path, target))
+        return f"[{plan.titles[target]}]({rel}{anchor})"
+
+    return link
+
+
+def _frontmatter(index: int, plan: _Plan, related: list[str], sources: list[str], rng) -> list:
     path, kind = plan.wiki[index]
+    tags = rng.sample(["transformer", "robotics", "rl", "vla", "math", "humanoid", "il"], 3)
+    fields = {
+        "type": f"type: {kind}",
+        "tags": f"tags: [{', '.join(tags)}]",
+        "status": "status: complete",
+        "updated": f"updated: 2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}",
+        "summary": f'summary: "{text.summary(rng)}"',
+        "description": f"description: {rng.choice(WORDS)}与{rng.choice(WORDS)}的{kind}综述",
+        "related": "\n".join(
+            ["related:", *[f"  - {_maybe_broken(rng, _relative(path, r))}" for r in related]]
+        ),
+        "sources": "\n".join(
+            ["sources:", *[f"  - {_maybe_broken(rng, _relative(path, s))}" for s in sources]]
+        ),
+    }
+    order = rng.choice(
+        (
+            ("type", "tags", "status", "updated", "summary", "sources", "related"),
+            ("type", "summary", "description", "updated", "tags", "related", "sources"),
+        )
+    )
+    return ["---", *(fields[key] for key in order), "---", ""]
+
+
+def _wiki_page(index: int, plan: _Plan, rng: random.Random) -> str:
+    path, _ = plan.wiki[index]
     count = len(plan.wiki)
-    # Related pages are neighbours in a ring so most `related` pairs are mutual.
+    # Ring neighbours are mutual `related` pairs; a few far pages make some one-way ones.
     related = [plan.wiki[(index + k) % count][0] for k in (1, -1, 2, -2) if count > 4]
-    sources = rng.sample(plan.sources, min(len(plan.sources), rng.randint(1, 3)))
-    lines = [
-        "---",
-        f"type: {kind}",
-        f'summary: "{_sentence(rng)}"',
-        f"description: {rng.choice(WORDS)}的{rng.choice(WORDS)}综述",
-        f"updated: 2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}",
-        f"tags: [{', '.join(rng.sample(['transformer', 'robotics', 'rl', 'vla', 'math'], 2))}]",
-        "related:",
-        *[f"  - {_maybe_broken(rng, _relative(path, r))}" for r in related],
-        "sources:",
-        *[f"  - {_maybe_broken(rng, _relative(path, s))}" for s in sources],
-        "---",
-        "",
-        f"# {rng.choice(TERMS)} {index}",
-        "",
-        f"> **一句话定义**：{_sentence(rng)}",
-        "",
-    ]
-    for heading in plan.headings[path]:
-        lines += [f"## {heading}", "", _sentence(rng) + _sentence(rng), ""]
-        other, _ = plan.wiki[rng.randrange(count)]
-        anchor = rng.choice(plan.headings[other])
-        link = _maybe_broken(rng, _relative(path, other))
-        lines += [
-            f"- 参见 [{rng.choice(WORDS)}]({link}#{anchor})：{_sentence(rng)}",
-            f"- 公式 $d_k = {rng.randint(16, 128)}$ 时 $\\sqrt{{d_k}}$ 缩放；{_sentence(rng)}",
-            "",
-        ]
-        if rng.random() < 0.4:
-            lines += ["| 模块 | 作用 | 复杂度 |", "|---|---|---|"]
-            lines += [
-                f"| {rng.choice(TERMS)} | {rng.choice(WORDS)} | $O(n^{rng.randint(1, 2)})$ |"
-                for _ in range(4)
-            ]
-            lines.append("")
+    related += [plan.wiki[rng.randrange(count)][0] for _ in range(rng.randint(0, 8))]
+    related = [r for r in dict.fromkeys(related) if r != path]
+    sources = plan.owned.get(index, []) + rng.sample(
+        plan.sources, min(len(plan.sources), rng.randint(0, 6))
+    )
+    sources = list(dict.fromkeys(sources))
+    link = _linker(path, plan, related, rng)
+    lines = _frontmatter(index, plan, related, sources, rng)
+    lines += [f"# {plan.titles[path]}", "", f"> **一句话定义**：{text.sentence(rng, link)}", ""]
+    lines += ["## 英文缩写速查", "", *text.abbreviation_table(rng), ""]
+    lines += ["## 为什么重要", "", *text.bullets(rng, link, rng.randint(2, 3), rng.random() < 0.3)]
+    headings = plan.headings[path]
+    diagram_at = rng.randrange(len(headings)) if rng.random() < MERMAID_SHARE else -1
+    for at, heading in enumerate(headings):
+        lines += ["", f"## {heading}", "", text.paragraph(rng, link, (1, 3)), ""]
+        for sub in range(rng.randint(0, 1)):
+            lines += [f"### {sub + 1}. {rng.choice(WORDS)}（{rng.choice(TERMS)}）", ""]
+            lines += [text.paragraph(rng, link, (1, 2)), ""]
+        if rng.random() < 0.5:
+            lines += [*text.bullets(rng, link, rng.randint(2, 6)), ""]
         if rng.random() < 0.3:
-            lines += [
-                "$$",
-                "\\mathrm{Attention}(Q,K,V)=\\mathrm{softmax}\\left(\\frac{QK^\\top}"
-                "{\\sqrt{d_k}}\\right)V",
-                "$$",
-                "",
-            ]
-        if rng.random() < 0.2:
-            lines += [
-                "```python",
-                "import math",
-                f"print(math.sqrt({rng.randint(2, 512)}))",
-                "```",
-                "",
-            ]
-    lines += ["## 参考来源", ""]
-    lines += [f"- [{Path(s).stem}]({_relative(path, s)})" for s in sources]
+            lines += [*text.comparison_table(rng, link), ""]
+        if rng.random() < 0.15:
+            lines += [*text.display_math(rng), "", text.paragraph(rng, link, (1, 2)), ""]
+        if at == diagram_at:
+            lines += [*text.mermaid(rng), ""]
+        if rng.random() < 0.06:
+            lines += [*text.python_block(rng), ""]
+    lines += ["## 常见误区", ""]
+    lines += [f"- **误区 {i}：{rng.choice(WORDS)}等于{rng.choice(WORDS)}。**  " for i in (1, 2)]
+    lines += ["", "## 关联页面", ""]
+    for r in related:
+        note = text.sentence(rng, link, (1, 1)) if rng.random() < 0.4 else rng.choice(WORDS)
+        lines.append(f"- [{plan.titles[r]}]({_relative(path, r)}) — {note}")
+    lines += ["", "## 参考来源", ""]
+    lines += [
+        f"- [{plan.titles[s]}]({_relative(path, s)}) — {rng.choice(WORDS)}的原始出处"
+        for s in sources
+    ]
+    lines.append(
+        f"- Author, A., et al. (2026). *{_title_case(rng.choice(TERMS))}*. <{text.url(rng)}>"
+    )
+    lines += ["", "## 推荐继续阅读（外部）", ""]
+    lines += [f"- [{rng.choice(TERMS)}]({text.url(rng)}) — {rng.choice(WORDS)}" for _ in (1, 2)]
     return "\n".join(lines) + "\n"
 
 
 def _source_page(index: int, plan: _Plan, rng: random.Random) -> str:
     path = plan.sources[index]
-    citing = plan.wiki[index % len(plan.wiki)][0]
-    return "\n".join(
-        [
-            f"# Source {index}: {rng.choice(TERMS)}",
-            "",
-            "> 论文来源归档（ingest）",
-            "",
-            f"- **标题：** {rng.choice(TERMS)} and {rng.choice(TERMS)}",
-            f"- **链接：** <https://arxiv.org/abs/2{rng.randint(100, 999)}.{rng.randint(10000, 99999)}>",
-            f"- **一句话说明：** {_sentence(rng)}",
-            "",
-            "## 对 wiki 的映射",
-            "",
-            f"- [{Path(citing).stem}]({_relative(path, citing)})：{_sentence(rng)}",
-            "",
+    owner = plan.wiki[index % len(plan.wiki)][0]
+    near = [owner, *(plan.wiki[rng.randrange(len(plan.wiki))][0] for _ in range(3))]
+    link = _linker(path, plan, near, rng)
+    owner_link = f"[`{owner}`]({_relative(path, owner)})"
+    lines = [
+        f"# {plan.titles[path]}",
+        "",
+        "> 来源归档",
+        "",
+        f"- **标题：** {_title_case(rng.choice(TERMS))} for {_title_case(rng.choice(TERMS))}",
+        f"- **类型：** {path.split('/')[1].rstrip('s')}",
+        f"- **作者：** Author, A.（GitHub: [author](https://github.com/author-{index})）",
+        f"- **链接：** <{text.url(rng)}>",
+        f"- **入库日期：** 2026-{rng.randint(1, 10):02d}-{rng.randint(1, 28):02d}",
+        f"- **一句话说明：** {text.sentence(rng, link)}",
+        f"- **沉淀到 wiki：** 是 → {owner_link}",
+        "",
+        "## 为什么值得保留",
+        "",
+        *text.bullets(rng, link, rng.randint(2, 3)),
+        "",
+    ]
+    if rng.random() < 0.4:
+        lines += ["## 结构一览", "", *text.comparison_table(rng, link), ""]
+    lines += ["## 核心摘录", ""]
+    for i in range(1, rng.randint(2, 4) + 1):
+        lines += [f"### {i}) {rng.choice(WORDS)}与{rng.choice(TERMS)}", ""]
+        lines += [
+            f"- **要点：** {text.sentence(rng, link)}",
+            f"- **对 wiki 的映射：** {owner_link}",
         ]
-    )
+        lines.append("")
+    lines += ["## 推荐继续阅读（外部）", ""]
+    lines += [f"- [{rng.choice(TERMS)}]({text.url(rng)}) — {rng.choice(WORDS)}", ""]
+    return "\n".join(lines)
 
 
 def generate(root: Path, n: int, seed: int = 0) -> list[Path]:
     """Write ``n`` pages under ``root`` and return their paths."""
-    rng = random.Random(seed)
-    plan = _Plan(n, rng)
+    plan = _Plan(n, random.Random(seed))
     written = []
     for index, (path, _) in enumerate(plan.wiki):
-        written.append(_write(root / path, _wiki_page(index, plan, rng)))
+        page = _wiki_page(index, plan, random.Random(f"{seed}:{path}"))
+        written.append(_write(root / path, page))
     for index, path in enumerate(plan.sources):
-        written.append(_write(root / path, _source_page(index, plan, rng)))
+        page = _source_page(index, plan, random.Random(f"{seed}:{path}"))
+        written.append(_write(root / path, page))
     return written
 
 
-def _write(path: Path, text: str) -> Path:
+def _write(path: Path, page: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    path.write_text(page, encoding="utf-8")
     return path
 
 

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import pickle
-import tempfile
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,19 +28,6 @@ def source_digest(*patterns: str) -> str:
     for path in sorted(p for pattern in patterns for p in package.glob(pattern)):
         digest.update(path.read_bytes())
     return digest.hexdigest()
-
-
-def write_atomic(target: Path, data: bytes) -> None:
-    """Write a new file beside ``target`` and rename it into place, so that a reader never sees
-    half a file. Raises OSError, leaving no temporary file behind."""
-    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.stem}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 class _ModelUnpickler(pickle.Unpickler):

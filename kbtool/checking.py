@@ -17,6 +17,7 @@ import hashlib
 import json
 import posixpath
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -25,9 +26,10 @@ from kbtool import __version__
 from kbtool.cache import source_digest
 from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
+from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
-from kbtool.load import Snapshot, load_pages
+from kbtool.load import Snapshot, counting, load_pages
 from kbtool.model import Page
 from kbtool.store import Store, memory_store
 from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
@@ -42,10 +44,14 @@ class Facts:
     kind: str
     title: str
     slugs: tuple[str, ...]
+    #: a source page's ingestion date (``source-date``), ISO, or ""
+    ingested: str = ""
 
     @classmethod
-    def of(cls, page: Page) -> Facts:
-        return cls(page.kind, page.title, tuple(sorted(page.slugs)))
+    def of(cls, config: Config, page: Page, data: bytes) -> Facts:
+        found = source_date_of(config, page, data.decode("utf-8", errors="replace"))
+        ingested = found.when.isoformat() if found is not None and found.when else ""
+        return cls(page.kind, page.title, tuple(sorted(page.slugs)), ingested)
 
     def stand_in(self, path: str) -> Page:
         """A page that answers link resolution as the real one would, and nothing more."""
@@ -118,14 +124,14 @@ def _facts(data: bytes) -> Facts | None:
     """Facts stored as kind, title and slugs joined by NUL, which no title or slug holds:
     every run reads the facts of every page, so they must decode fast."""
     try:
-        kind, title, *slugs = data.decode("utf-8").split("\x00")
+        kind, title, ingested, *slugs = data.decode("utf-8").split("\x00")
     except (UnicodeDecodeError, ValueError):
         return None
-    return Facts(kind, title, tuple(slugs))
+    return Facts(kind, title, tuple(slugs), ingested)
 
 
 def _facts_bytes(facts: Facts) -> bytes:
-    return "\x00".join([facts.kind, facts.title, *facts.slugs]).encode("utf-8")
+    return "\x00".join([facts.kind, facts.title, facts.ingested, *facts.slugs]).encode("utf-8")
 
 
 def check_wiki(
@@ -136,9 +142,12 @@ def check_wiki(
     use_cache: bool = True,
     today: date | None = None,
     pages: dict[str, Page] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    checking: Callable[[int, int], None] | None = None,
 ) -> CheckRun:
     """Check the wiki of ``snapshot``, reusing what the store says is still valid. ``pages``,
-    if the caller has loaded every page already, saves loading them again."""
+    if the caller has loaded every page already, saves loading them again. ``progress(done,
+    total)`` is told as pages are parsed, ``checking(done, total)`` as checks run."""
     today = today or date.today()
     ckey = check_key(config, today)
     digests = {item.path: digest for item, _, digest in snapshot.files}
@@ -150,18 +159,22 @@ def check_wiki(
         if old_keys.get(path) != f"{ckey}.{digest}" or path not in with_facts
     }
     removed = (with_facts | set(old_keys)) - set(digests)
-    # Stand-ins need every page's facts; with every page at hand, only the changed ones'.
-    wanted = with_facts if pages is None else (changed | removed) & with_facts
+    # Stand-ins need every page's facts, and so do sources' dates; else the changed ones'.
+    everything = pages is None or config.source_date is not None
+    wanted = with_facts if everything else (changed | removed) & with_facts
     old_facts = {p: _facts(v) for p, (_, v) in store.some(FACTS, wanted).items()}
     changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
 
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
             return {p: pages[p] for p in paths}
-        return load_pages(config, snapshot, store, jobs, use_cache, only=paths).pages
+        return load_pages(
+            config, snapshot, store, jobs, use_cache, only=paths, on_parsed=counting(progress)
+        ).pages
 
     fresh = full_pages(changed)
-    new_facts = {path: Facts.of(page) for path, page in fresh.items()}
+    data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
+    new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
     changed_facts |= _changed_stats(store, str(config.root))
     stale = (changed | store.dependents(changed_facts)) & set(digests)
@@ -170,15 +183,17 @@ def check_wiki(
     everyone = {p: f.stand_in(p) for p, f in old_facts.items() if f and p in digests}
     everyone.update(pages or {})
     everyone.update(fresh)
+    facts = {p: f for p, f in {**old_facts, **new_facts}.items() if f and p in digests}
     wiki = Wiki(
         config,
         {path: everyone[path] for path in sorted(everyone)},
         list(snapshot.unreadable),
         today=today,
         checked=frozenset(stale),
+        ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
     )
     enabled = enabled_codes(config, (), ())
-    diagnostics, rows, deps, links = _check_pages(wiki, stale, ckey, digests, enabled)
+    diagnostics, rows, deps, links = _check_pages(wiki, stale, ckey, digests, enabled, checking)
     for path, value in store.nonempty(CHECK).items():
         if path in stale or path not in digests:
             continue
@@ -220,14 +235,19 @@ def _changed_stats(store: Store, root: str) -> set[str]:
 
 
 def _check_pages(
-    wiki: Wiki, stale: set[str], ckey: str, digests: dict[str, str], enabled: Enabled
+    wiki: Wiki,
+    stale: set[str],
+    ckey: str,
+    digests: dict[str, str],
+    enabled: Enabled,
+    progress: Callable[[int, int], None] | None,
 ) -> tuple[
     list[Diagnostic], list[tuple[str, str, bytes]], dict[str, set[str]], dict[str, PageLinks]
 ]:
     """Run the page checks on the stale pages: their diagnostics, records, facts read, and
     parts of the link graph."""
     found: dict[str, list[Diagnostic]] = defaultdict(list)
-    for d in page_diagnostics(wiki, enabled):
+    for d in page_diagnostics(wiki, enabled, progress if stale else None):
         found[d.path].append(d)
     links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
     for item in wiki.links:

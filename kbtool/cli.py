@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "new": ("new", "create a wiki page with valid frontmatter"),
     "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
+    "init": ("init", "configure kbtool for an existing wiki from what it finds there"),
 }
 
 

@@ -55,6 +55,10 @@ _RULES = [
     Rule("KB301", "warning", "orphan wiki page: no other page links to it"),
     Rule("KB302", "warning", "one-way `related`: the other page does not list this one"),
     Rule("KB303", "warning", "source page that no wiki page cites"),
+    Rule(
+        "KB304", "warning", "wiki page's `updated` is older than a source it cites (`source-date`)"
+    ),
+    Rule("KB305", "warning", "source page's date (`source-date`) is not a date"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
     Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),
@@ -70,6 +74,14 @@ _RULES = [
     Rule("KB410", "error", "kbtool's cell worker failed (a bug: please report it)"),
     Rule("KB411", "warning", "cells run with some protections off (no Landlock here, or off)"),
     Rule("KB412", "error", 'page not run: `sandbox = "required"` and Landlock is missing'),
+    Rule("KB420", "error", "cell uses IPython syntax (`%magic`, `!cmd`) but IPython is missing"),
+    Rule("KB421", "error", "notebook cannot be imported: not valid JSON or nbformat"),
+    Rule("KB422", "error", "cell output differs from the output saved at import"),
+    Rule(
+        "KB423",
+        "error",
+        "`compare-outputs` is not true or false, or the saved outputs are unreadable",
+    ),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
 ]

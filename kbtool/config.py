@@ -27,6 +27,8 @@ LEVELS = ("error", "warning", "off")
 class Config:
     root: Path
     wiki: str = "wiki"
+    #: Further folders of wiki pages (`wiki = ["wiki", "roadmap"]`): the first is `wiki`.
+    wiki_more: tuple[str, ...] = ()
     sources: str = "sources"
     exclude: tuple[str, ...] = ()
     types: tuple[str, ...] = DEFAULT_TYPES
@@ -47,6 +49,13 @@ class Config:
     site_title: str = "Wiki"
     language: str = "zh"
     base_url: str = ""
+    search: bool = True
+    #: Where a source page says when it was ingested: ("key", name) or ("label", name).
+    source_date: tuple[str, str] | None = None
+
+    @property
+    def wiki_folders(self) -> tuple[str, ...]:
+        return (self.wiki, *self.wiki_more)
 
     @property
     def cache_path(self) -> Path:
@@ -77,6 +86,26 @@ def _folder(value: Any) -> str | None:
     if path in (".", "..") or path.startswith(("/", "../")) or re.match(r"^[a-zA-Z]:", path):
         return None
     return path
+
+
+def _folders(value: Any) -> tuple[str, ...] | None:
+    """One folder, or a non-empty list of distinct folders."""
+    items = [value] if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        return None
+    folders = tuple(_folder(item) for item in items)
+    if any(f is None for f in folders) or len(set(folders)) != len(folders):
+        return None
+    return folders  # type: ignore[return-value]
+
+
+def _source_date(value: Any) -> tuple[str, str] | None:
+    """``{ key = "ingested" }`` or ``{ label = "入库日期" }``."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((how, name),) = value.items()
+        if how in ("key", "label") and isinstance(name, str) and name.strip():
+            return how, name.strip()
+    return None
 
 
 def _str_list(value: Any) -> tuple[str, ...] | None:
@@ -118,7 +147,12 @@ def _severity_table(value: Any) -> dict[str, str] | None:
 
 # TOML key -> (field name, converter returning None when the value is wrong, expected, help)
 SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
-    "wiki": ("wiki", _folder, "a folder in the repository", "folder of wiki pages"),
+    "wiki": (
+        "wiki",
+        _folders,
+        "a folder in the repository, or a list of them",
+        "folder (or folders) of wiki pages",
+    ),
     "sources": ("sources", _folder, "a folder in the repository", "folder of source-archive pages"),
     "exclude": ("exclude", _str_list, "a list of globs", "files to skip, as globs"),
     "types": ("types", _str_list, "a list of strings", "allowed values of `type`"),
@@ -149,6 +183,13 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "site-title": ("site_title", _str, "a string", "the site's name"),
     "language": ("language", _choice("zh", "en"), '"zh" or "en"', "language of UI strings"),
     "base-url": ("base_url", lambda v: v if isinstance(v, str) else None, "a URL", "for sitemap"),
+    "search": ("search", _bool, "true or false", "build the site's search index"),
+    "source-date": (
+        "source_date",
+        _source_date,
+        '{ key = "NAME" } or { label = "NAME" }',
+        "where a source page gives the date it was ingested (for KB304)",
+    ),
 }
 
 
@@ -199,9 +240,13 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
         for code in values.get(key, ()):
             if not any(rule.startswith(code) for rule in RULES):
                 problems.append(f"{where}: {key}: no diagnostic code matches '{code}'")
-    wiki, sources = values.get("wiki", Config.wiki), values.get("sources", Config.sources)
-    if wiki == sources or wiki.startswith(sources + "/") or sources.startswith(wiki + "/"):
-        problems.append(f"{where}: 'wiki' ({wiki}) and 'sources' ({sources}) must not overlap")
+    folders = values.pop("wiki", (Config.wiki,))
+    values["wiki"], values["wiki_more"] = folders[0], folders[1:]
+    sources = values.get("sources", Config.sources)
+    for i, wiki in enumerate(folders):
+        for other, name in [(sources, "sources"), *((f, "wiki") for f in folders[i + 1 :])]:
+            if wiki == other or wiki.startswith(other + "/") or other.startswith(wiki + "/"):
+                problems.append(f"{where}: 'wiki' ({wiki}) and '{name}' ({other}) must not overlap")
     if problems:
         raise ConfigError(problems)
     return Config(root=root, **values)

@@ -122,4 +122,15 @@ def format_github(diagnostics: list[Diagnostic], summary: Summary) -> str:
     return "\n".join(lines)
 
 
-FORMATTERS = {"text": format_text, "json": format_json, "github": format_github}
+def _format_sarif(diagnostics: list[Diagnostic], summary: Summary) -> str:
+    from kbtool.sarif import format_sarif  # imported here: it imports this module
+
+    return format_sarif(diagnostics, summary)
+
+
+FORMATTERS = {
+    "text": format_text,
+    "json": format_json,
+    "github": format_github,
+    "sarif": _format_sarif,
+}

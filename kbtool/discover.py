@@ -31,20 +31,24 @@ class Unreadable:
 
 def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
     root = config.root
-    if not (root / config.wiki).is_dir():  # Checking nothing must not pass as a clean wiki.
-        raise ConfigError([f"wiki folder '{config.wiki}' does not exist in {root} (see 'wiki')"])
+    missing = [f for f in config.wiki_folders if not (root / f).is_dir()]
+    if missing:  # Checking nothing must not pass as a clean wiki.
+        raise ConfigError(
+            [f"wiki folder '{folder}' does not exist in {root} (see 'wiki')" for folder in missing]
+        )
     found: list[Found] = []
     unreadable: list[Unreadable] = []
     visited: set[Path] = set()
     linked: list[tuple[Path, PageKind]] = []
-    for folder, kind in ((config.wiki, "wiki"), (config.sources, "source")):
+    folders: list[tuple[str, PageKind]] = [(f, "wiki") for f in config.wiki_folders]
+    for folder, kind in [*folders, (config.sources, "source")]:
         top = root / folder
         if top.is_dir() and not _inside(root, top.resolve()):
             message = f"folder leads outside the repository (to {top.resolve()}); not read"
             problem = Problem("KB003", message)
             unreadable.append(Unreadable(folder, problem))
         elif top.is_dir():
-            _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)  # type: ignore[arg-type]
+            _walk(root, top, kind, config.exclude, found, unreadable, visited, linked)
     # Symlinked folders are walked after every real one, so that a page reached both ways
     # keeps its own path, and only when their target has not been walked already.
     while linked:

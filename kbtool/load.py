@@ -73,14 +73,15 @@ def _hash(*parts: object) -> str:
 
 
 def parser_key(config: Config) -> str:
-    """What every parsed page depends on beyond its bytes: kbtool's parser and the settings."""
-    return _hash(__version__, source_digest("model.py", "parse/*.py"), config.fingerprint())
+    """What every parsed page depends on beyond its bytes (and its kind, checked on use):
+    kbtool's parser, and no setting, so that a changed setting parses nothing again."""
+    return _hash(__version__, source_digest("model.py", "parse/*.py"))
 
 
 def renderer_key(config: Config) -> str:
-    """What every rendered body depends on beyond its bytes."""
+    """What every rendered body depends on beyond its bytes: the renderer and the language."""
     code = source_digest("render/markdown.py", "render/cells.py", "render/mathml.py")
-    return _hash(parser_key(config), code, source_digest("render/highlight.py"))
+    return _hash(parser_key(config), code, source_digest("render/highlight.py"), config.language)
 
 
 #: Pages (and bodies) a long-running process keeps between loads: path -> (record key, value)
@@ -104,7 +105,7 @@ def load_pages(
     use_cache: bool = True,
     with_bodies: bool = False,
     only: Iterable[str] | None = None,
-    on_parsed: Callable[[int], None] | None = None,
+    on_parsed: Callable[[int, int], None] | None = None,
     memory: Memory | None = None,
 ) -> Loaded:
     """The pages of ``snapshot`` (or of ``only`` among them): from ``memory`` or the store
@@ -179,12 +180,29 @@ def load_wiki(
     jobs: int | None = None,
     use_cache: bool = True,
     snapshot: Snapshot | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Wiki:
-    """The whole wiki, every page parsed or taken from the store."""
+    """The whole wiki, every page parsed or taken from the store.
+    ``progress(parsed, to parse)`` is told as pages are parsed (for a progress bar)."""
     snapshot = snapshot or scan(config)
+    jobs = jobs or default_jobs(config)
     with open_store(config.cache_path) as store:
-        loaded = load_pages(config, snapshot, store, jobs or default_jobs(config), use_cache)
+        loaded = load_pages(config, snapshot, store, jobs, use_cache, on_parsed=counting(progress))
     return Wiki(config, loaded.pages, list(snapshot.unreadable))
+
+
+def counting(progress: Callable[[int, int], None] | None) -> Callable[[int, int], None] | None:
+    """``on_parsed(n, total)`` for ``load_pages`` that tells ``progress(done, total)``."""
+    if progress is None:
+        return None
+    done = 0
+
+    def advance(count: int, total: int) -> None:
+        nonlocal done
+        done += count
+        progress(done, total)
+
+    return advance
 
 
 def _stored_page(record: tuple[str, bytes] | None, key: str, kind: PageKind) -> Page | None:
@@ -269,7 +287,7 @@ def _parse_all(
     todo: list[tuple[str, bytes, str, str]],
     jobs: int,
     language: str | None,
-    on_parsed: Callable[[int], None] | None,
+    on_parsed: Callable[[int, int], None] | None,
 ) -> list[tuple[bytes, bytes | None]]:
     """Parse in this process, or in forked workers when there is enough to share."""
     global _PENDING
@@ -287,7 +305,7 @@ def _parse_all(
             for item in todo:
                 results.append(_process(*item))
                 if on_parsed:
-                    on_parsed(1)
+                    on_parsed(1, len(todo))
             return results
         size = max(8, min(64, len(todo) // (jobs * 8)))
         chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
@@ -296,7 +314,7 @@ def _parse_all(
             for chunk_results in pool.map(_process_chunk, chunks):
                 out += chunk_results
                 if on_parsed:
-                    on_parsed(len(chunk_results))
+                    on_parsed(len(chunk_results), len(todo))
         return out
     finally:
         _PENDING = []

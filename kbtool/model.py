@@ -3,7 +3,7 @@
 Positions are 1-based and refer to the file as written (frontmatter lines included), so a
 diagnostic can point at the exact line of a ``related`` item or the column of a body link.
 
-The classes have no ``__slots__`` on purpose: pages are pickled to the parse cache, and
+The classes have no ``__slots__`` on purpose: pages are pickled into the store, and
 unpickling slotted frozen dataclasses costs a ``__setattr__`` per field, several times slower.
 """
 
@@ -49,7 +49,11 @@ class Link:
 
 @dataclass(frozen=True)
 class Cell:
-    """A fenced code block. ``line`` is the file line of the first line of code."""
+    """A fenced code block. ``line`` is the file line of the first line of code.
+
+    ``code_cell`` is False for a python fence that jupytext reads as Markdown or as an inactive
+    cell (see :mod:`kbtool.parse.notebook_cells`): it is shown, never run.
+    """
 
     index: int
     language: str
@@ -58,10 +62,11 @@ class Cell:
     source: str
     fence_line: int
     line: int
+    code_cell: bool = True
 
     @property
     def is_python(self) -> bool:
-        return self.language == "python"
+        return self.language == "python" and self.code_cell
 
 
 @dataclass(frozen=True)

@@ -69,11 +69,13 @@ def _outputs(cell: CellResult, count: int) -> list[NotebookNode]:
         outputs.append(_new_output("stream", name="stdout", text=cell.stdout))
     if cell.stderr:
         outputs.append(_new_output("stream", name="stderr", text=cell.stderr))
+    for bundle in cell.displays:
+        outputs.append(_new_output("display_data", data=dict(bundle)))
     for svg in cell.figures:
         data: dict[str, Any] = {"image/svg+xml": svg, "text/plain": "<Figure>"}
         outputs.append(_new_output("display_data", data=data))
     if cell.value is not None:
-        data = {"text/plain": cell.value}
+        data = {**(cell.value_data or {}), "text/plain": cell.value}
         outputs.append(_new_output("execute_result", data=data, execution_count=count))
     if cell.error:
         traceback = cell.error.rstrip("\n").splitlines()

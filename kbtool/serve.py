@@ -117,7 +117,7 @@ def make_server(
 
 def watched_paths(config: Config) -> list[Path]:
     paths = [
-        config.root / config.wiki,
+        *(config.root / folder for folder in config.wiki_folders),
         config.root / config.sources,
         config.root / "pyproject.toml",
     ]

@@ -79,6 +79,9 @@ class Wiki:
     #: The pages whose links and own diagnostics are wanted (None: all). The others may be
     #: stand-ins that carry only what links to them need: path, kind, title, slugs.
     checked: frozenset[str] | None = None
+    #: The date each source page was ingested (``source-date``), for the sources that are not
+    #: checked; None: read from the checked pages' files.
+    ingested: dict[str, date] | None = None
     _stat_cache: dict[str, Status] = field(default_factory=dict, repr=False)
     # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
     _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(

@@ -248,6 +248,17 @@ def test_an_interrupted_build_leaves_the_previous_site_whole(
     assert [p.name for p in repo.iterdir() if p.name.startswith(".site")] == []
 
 
+def test_search_false_leaves_the_index_out(repo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def indexed(*args: object) -> None:
+        raise AssertionError("the search index was built")
+
+    monkeypatch.setattr(build_module, "_search_index", indexed)
+    report = build_site(config_from_table(repo, {"search": False}), jobs=1)
+    assert report.ok and report.published and report.search is None
+    assert "search" not in report.seconds
+    assert (repo / "site/wiki/concepts/mamba.html").is_file()
+
+
 def test_a_deleted_output_file_is_rendered_again(repo: Path) -> None:
     assert build(repo).ok
     (repo / "site/wiki/concepts/mamba.html").unlink()

@@ -160,3 +160,39 @@ def test_random_edits_give_what_a_cold_check_gives(tmp_path: Path, seed: int) ->
         _edit(rng, root, names)
         found, _ = incremental(root)
         assert found == cold(root), f"seed {seed}, step {step}"
+
+
+def _source(rng: random.Random) -> str:
+    day = rng.choice(["2026-01-05", "2026-03-01", "2026-05-20", "not a date"])
+    return f"# Source\n\n- **入库日期：** {day}\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_source_dates_give_what_a_cold_check_gives(tmp_path: Path, seed: int) -> None:
+    """KB304 reads another page (the cited source's date): edits to either side are seen."""
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "sources").mkdir()
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nsource-date = { label = "入库日期" }\n')
+    sources = [f"s{n}" for n in range(4)]
+    for name in sources:
+        (root / "sources" / f"{name}.md").write_text(_source(rng))
+
+    def wiki_page() -> str:
+        cited = [f"../sources/{rng.choice(sources)}.md" for _ in range(rng.randint(1, 2))]
+        updated = rng.choice(["2026-02-01", "2026-04-01", "2026-06-01"])
+        return page_text("# W\n", updated=updated, sources=cited)
+
+    for n in range(3):
+        (root / "wiki" / f"w{n}.md").write_text(wiki_page())
+    seen: set[str] = set()
+    for step in range(12):
+        if rng.random() < 0.5:
+            (root / "sources" / f"{rng.choice(sources)}.md").write_text(_source(rng))
+        else:
+            (root / "wiki" / f"w{rng.randrange(3)}.md").write_text(wiki_page())
+        found, _ = incremental(root)
+        assert found == cold(root), f"seed {seed}, step {step}"
+        seen |= {d.code for d in found}
+    assert {"KB304", "KB305"} <= seen  # the rules under test really fired

@@ -34,6 +34,8 @@ VALID: dict[str, Any] = {
     "site-title": "我的 Wiki",
     "language": "en",
     "base-url": "https://example.com/wiki/",
+    "search": False,
+    "source-date": {"label": "入库日期"},
 }
 
 #: A wrong value for every key.
@@ -59,6 +61,8 @@ WRONG: dict[str, Any] = {
     "site-title": "  ",
     "language": "fr",
     "base-url": 5,
+    "search": "no",
+    "source-date": {"column": "ingested"},
 }
 
 
@@ -217,3 +221,41 @@ def test_fingerprint_follows_every_setting_but_not_the_root(tmp_path: Path) -> N
     }
     assert base.fingerprint() not in prints
     assert len(prints) == len(VALID)
+
+
+def test_wiki_may_be_a_list_of_folders(tmp_path: Path) -> None:
+    config = config_from_table(tmp_path, {"wiki": ["wiki", "./roadmap/"]})
+    assert (config.wiki, config.wiki_more, config.wiki_folders) == (
+        "wiki",
+        ("roadmap",),
+        ("wiki", "roadmap"),
+    )
+    assert config_from_table(tmp_path, {"wiki": "pages"}).wiki_folders == ("pages",)
+
+
+@pytest.mark.parametrize("value", [[], ["wiki", "wiki"], ["wiki", "../x"], ["wiki", 3]])
+def test_a_wrong_list_of_wiki_folders_is_refused(tmp_path: Path, value: Any) -> None:
+    with pytest.raises(ConfigError, match="'wiki' must be a folder in the repository"):
+        config_from_table(tmp_path, {"wiki": value})
+
+
+def test_wiki_folders_must_not_overlap_each_other_or_sources(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as error:
+        config_from_table(tmp_path, {"wiki": ["wiki", "wiki/roadmap", "sources/x"]})
+    assert len(error.value.problems) == 2
+
+
+@pytest.mark.parametrize(
+    ("value", "parsed"),
+    [({"key": "ingested"}, ("key", "ingested")), ({"label": " 入库日期 "}, ("label", "入库日期"))],
+)
+def test_source_date_from_a_key_or_a_label(tmp_path: Path, value: Any, parsed: Any) -> None:
+    assert config_from_table(tmp_path, {"source-date": value}).source_date == parsed
+
+
+@pytest.mark.parametrize(
+    "value", ["ingested", {"key": ""}, {"key": "a", "label": "b"}, {"label": 3}]
+)
+def test_a_wrong_source_date_is_refused(tmp_path: Path, value: Any) -> None:
+    with pytest.raises(ConfigError, match="'source-date' must be"):
+        config_from_table(tmp_path, {"source-date": value})

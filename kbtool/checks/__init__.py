@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from kbtool.checks import files, frontmatter, graph, links
+from kbtool.checks import files, frontmatter, graph, links, stale
 from kbtool.checks.graph import LinkTable, link_table
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
@@ -40,6 +40,7 @@ CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (links.check_body_links, ("KB207",)),
     (links.check_anchors, ("KB208",)),
     (links.check_wikilinks, ("KB209", "KB211")),
+    (stale.check_source_dates, ("KB304", "KB305")),
 )
 
 GRAPH_CHECKS: tuple[tuple[GraphCheck, tuple[str, ...]], ...] = (
@@ -49,12 +50,17 @@ GRAPH_CHECKS: tuple[tuple[GraphCheck, tuple[str, ...]], ...] = (
 )
 
 
-def page_diagnostics(wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
-    """The page checks' diagnostics of the wiki's checked pages, at default severities."""
+def page_diagnostics(
+    wiki: Wiki, enabled: Enabled, progress: Callable[[int, int], None] | None = None
+) -> list[Diagnostic]:
+    """The page checks' diagnostics of the wiki's checked pages, at default severities.
+    ``progress(checks done, checks)`` is told after each check (for a progress bar)."""
     found: list[Diagnostic] = []
-    for check, codes in CHECKS:
+    for done, (check, codes) in enumerate(CHECKS, 1):
         if any(enabled(code) for code in codes):
             found += check(wiki)
+        if progress:
+            progress(done, len(CHECKS))
     return found
 
 
@@ -74,9 +80,13 @@ def run_checks(
     select: Iterable[str] = (),
     ignore: Iterable[str] = (),
     paths: Iterable[str] = (),
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Diagnostic]:
-    """Run every enabled check; apply configured severities; sort; keep only ``paths``."""
+    """Run every enabled check; apply configured severities; sort; keep only ``paths``.
+
+    ``progress(checks done, checks)`` is told after each check (for a progress bar)."""
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
-    found = page_diagnostics(wiki, enabled) + graph_diagnostics(link_table(wiki), wiki, enabled)
+    found = page_diagnostics(wiki, enabled, progress)
+    found += graph_diagnostics(link_table(wiki), wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

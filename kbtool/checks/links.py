@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from kbtool.checks.base import diagnostic, did_you_mean
 from kbtool.diagnostics import Diagnostic
 from kbtool.parse.slugs import slugify
-from kbtool.wiki import ResolvedLink, Status, Wiki
+from kbtool.wiki import ResolvedLink, Status, Target, Wiki
 
 
 def check_outside_links(wiki: Wiki) -> Iterator[Diagnostic]:
@@ -35,11 +35,27 @@ def check_related(wiki: Wiki) -> Iterator[Diagnostic]:
             message = f"related entry '{raw}' is a URL; `related` lists wiki pages"
             yield diagnostic("KB202", item.link.span, message)
         elif target.status is Status.OK and (target.page is None or target.page.kind != "wiki"):
-            what = "a source page" if target.page else "not a Markdown page"
-            message = f"related entry '{raw}' is {what}; `related` lists wiki pages"
-            if target.page:
-                message += " (list it under `sources`)"
-            yield diagnostic("KB202", item.link.span, message)
+            yield diagnostic("KB202", item.link.span, _not_a_wiki_page(wiki, raw, target))
+
+
+def _not_a_wiki_page(wiki: Wiki, raw: str, target: Target) -> str:
+    """Why an existing file is not a wiki page, and what to do about it."""
+    if target.page is not None:
+        return f"related entry '{raw}' is a source page; list it under `sources`"
+    path = target.path or ""
+    if not path.lower().endswith(".md"):
+        return f"related entry '{raw}' is not a Markdown page; `related` lists wiki pages"
+    folders = wiki.config.wiki_folders
+    shown = ", ".join(f"'{f}'" for f in folders)
+    if any(path.startswith(f + "/") for f in (*folders, wiki.config.sources)):
+        return (
+            f"related entry '{raw}' is a Markdown file that is not read as a page "
+            "(matched by `exclude`, or unreadable: see its own diagnostic)"
+        )
+    top = path.split("/", 1)[0] if "/" in path else None
+    hint = f" (add '{top}' to `wiki` to check it as one)" if top else ""
+    where = "wiki folder" if len(folders) == 1 else "wiki folders"
+    return f"related entry '{raw}' is a Markdown page outside the {where} {shown}{hint}"
 
 
 def check_sources(wiki: Wiki) -> Iterator[Diagnostic]:

@@ -4,9 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.commands import (
+    add_jobs_argument,
+    add_statistics_argument,
+    format_diagnostics,
+    load_project_config,
+    refuse_statistics_format,
+)
 from kbtool.diagnostics import FORMATTERS, summarize
 
 if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever the CLI starts.
@@ -29,6 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timings", action="store_true", help="print the seconds each stage took (on stderr)"
     )
+    add_statistics_argument(parser)
     add_jobs_argument(parser)
 
 
@@ -68,10 +76,13 @@ def summary_line(report: BuildReport) -> str:
     )
 
 
-def print_report(report: BuildReport, fmt: str = "text") -> None:
+def print_report(
+    report: BuildReport, fmt: str = "text", root: Path | None = None, statistics: bool = False
+) -> None:
     summary = summarize(report.diagnostics, report.pages, sum(report.seconds.values()))
     if report.diagnostics or fmt != "text":
-        text = FORMATTERS[fmt](report.diagnostics, summary)
+        where = root if root is not None else Path.cwd()
+        text = format_diagnostics(fmt, report.diagnostics, summary, where, statistics)
         # The text format ends with the checker's summary line; the build prints its own.
         print(text.rsplit("\n", 1)[0] if fmt == "text" else text)
     if report.failed_cells:
@@ -82,11 +93,12 @@ def print_report(report: BuildReport, fmt: str = "text") -> None:
 def run(args: argparse.Namespace) -> int:
     from kbtool.render.build import build_site
 
+    refuse_statistics_format(args)
     config = load_project_config(args)
     report = build_site(
         config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr
     )
-    print_report(report, args.format)
+    print_report(report, args.format, config.root, args.statistics)
     if args.timings:
         from kbtool.timings import Timings
 

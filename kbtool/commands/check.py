@@ -8,7 +8,13 @@ import time
 from pathlib import Path
 
 from kbtool.codes import RULES
-from kbtool.commands import add_jobs_argument, load_project_config
+from kbtool.commands import (
+    add_jobs_argument,
+    add_statistics_argument,
+    format_diagnostics,
+    load_project_config,
+    refuse_statistics_format,
+)
 from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
 from kbtool.errors import UsageError
 from kbtool.load import default_jobs, scan
@@ -41,6 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--timings", action="store_true", help="print the seconds each stage took (on stderr)"
     )
+    add_statistics_argument(parser)
     add_jobs_argument(parser)
 
 
@@ -68,6 +75,7 @@ def relative_paths(config_root: Path, paths: list[str]) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    refuse_statistics_format(args)
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
@@ -75,10 +83,17 @@ def run(args: argparse.Namespace) -> int:
     snapshot = scan(config)
     timings.lap("scan")
     from kbtool.checking import check_wiki  # markdown-it is loaded only if a page changed
+    from kbtool.render.progress import StepProgress
 
+    # On a terminal only: stderr of a CI log or a pipe gets no bar.
+    parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)
     with open_store(config.cache_path) as store:
         jobs = args.jobs or default_jobs(config)
-        everything = check_wiki(config, snapshot, store, jobs, not args.no_cache).diagnostics
+        everything = check_wiki(
+            config, snapshot, store, jobs, not args.no_cache, progress=parsing, checking=checking
+        ).diagnostics
+    parsing.close()
+    checking.close()
     timings.lap("check")
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
     checked = sum(
@@ -87,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         if not paths or any(f.path == q or f.path.startswith(q + "/") for q in paths)
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
-    print(FORMATTERS[args.format](diagnostics, summary))
+    print(format_diagnostics(args.format, diagnostics, summary, config.root, args.statistics))
     if args.timings:
         print(timings.format(), file=sys.stderr)
     return 1 if summary.errors else 0

@@ -11,14 +11,18 @@ from kbtool.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="fix only these files or folders")
     parser.add_argument(
         "--diff", action="store_true", help="print the changes as a diff; write nothing"
     )
 
 
 def run(args: argparse.Namespace) -> int:
+    from kbtool.commands.check import relative_paths
+
     config = load_project_config(args)
-    fixes = plan_fixes(load_wiki(config))
+    paths = [p for p in relative_paths(config.root, args.paths) if p]
+    fixes = [f for f in plan_fixes(load_wiki(config)) if _under(f.path, paths)]
     for fix in fixes:
         if args.diff:
             print(fix.diff(), end="")
@@ -28,9 +32,13 @@ def run(args: argparse.Namespace) -> int:
                 print(f"{fix.path}: fixed {description}")
     if args.diff:
         return 1 if fixes else 0
-    remaining = [d for d in run_checks(load_wiki(config)) if d.severity == "error"]
+    remaining = [d for d in run_checks(load_wiki(config), paths=paths) if d.severity == "error"]
     print(
         f"{sum(len(f.descriptions) for f in fixes)} fixes in {len(fixes)} pages; "
         f"{len(remaining)} errors left for `kbtool check`"
     )
     return 1 if remaining else 0
+
+
+def _under(path: str, paths: list[str]) -> bool:
+    return not paths or any(path == p or path.startswith(p.rstrip("/") + "/") for p in paths)

@@ -11,12 +11,13 @@ import argparse
 from pathlib import Path
 
 from kbtool.commands import load_project_config
+from kbtool.commands.notebook_import import import_notebooks
 from kbtool.config import Config
 from kbtool.errors import UsageError
 from kbtool.execute import cached_result
 from kbtool.execute.results import PageResult
 from kbtool.model import Page, PageKind
-from kbtool.notebook import notebook_text, notebook_to_page, page_to_notebook, read_notebook
+from kbtool.notebook import notebook_text, page_to_notebook
 from kbtool.parse.page import parse_page
 
 
@@ -31,10 +32,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-outputs", action="store_true", help="leave cached cell outputs out of the notebook"
     )
+    parser.add_argument(
+        "--type",
+        help="importing: the `type` of pages made from notebooks (default: the first type)",
+    )
+    parser.add_argument(
+        "--force", action="store_true", help="importing: overwrite pages that exist"
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     source = Path(args.path)
+    if source.is_dir() and args.to in (None, "md"):
+        return import_notebooks(args, load_project_config(args), source)
     if not source.is_file():
         raise UsageError(f"{args.path}: no such file")
     target_format = args.to or ("md" if source.suffix == ".ipynb" else "ipynb")
@@ -45,14 +55,10 @@ def run(args: argparse.Namespace) -> int:
         text = source.read_text(encoding="utf-8")
     except UnicodeDecodeError as error:
         raise UsageError(f"{args.path}: not UTF-8 text ({error.reason})") from None
-    if target_format == "ipynb":
-        page, result = (None, None) if args.no_outputs else _page_and_result(args, source)
-        written = notebook_text(page_to_notebook(text, page, result))
-    else:
-        try:
-            written = notebook_to_page(read_notebook(text))
-        except Exception as error:  # nbformat and json raise many kinds on a bad notebook
-            raise UsageError(f"{args.path}: not a notebook jupytext can read: {error}") from None
+    if target_format == "md":
+        return import_notebooks(args, load_project_config(args), source)
+    page, result = (None, None) if args.no_outputs else _page_and_result(args, source)
+    written = notebook_text(page_to_notebook(text, page, result))
     out.write_text(written, encoding="utf-8")
     print(f"wrote {out}")
     return 0

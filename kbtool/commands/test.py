@@ -35,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--junit-xml", type=Path, metavar="FILE", help="also write a JUnit XML report to FILE"
     )
+    parser.add_argument(
+        "--compare-outputs",
+        action="store_true",
+        help="compare imported pages' cell outputs with those saved at import",
+    )
     add_jobs_argument(parser)
 
 
@@ -61,7 +66,14 @@ def run(args: argparse.Namespace) -> int:
         if args.format == "text":
             print(page_line(result), flush=True)
 
-    results = run_pages(config, pages, jobs=args.jobs, use_cache=not args.no_cache, on_result=show)
+    results = run_pages(
+        config,
+        pages,
+        jobs=args.jobs,
+        use_cache=not args.no_cache,
+        on_result=show,
+        compare=args.compare_outputs,
+    )
     summary = summarize(results, time.perf_counter() - started)
     if args.junit_xml is not None:
         write_junit(args.junit_xml, results, summary.seconds)

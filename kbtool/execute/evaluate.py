@@ -4,6 +4,10 @@ Each cell is compiled under the page's path after ``line - 1`` blank lines, so e
 traceback, ``inspect.getsource`` and warning speaks in Markdown line numbers. If the cell ends
 in an expression, that statement is evaluated separately and its value kept (as IPython does).
 Future imports carry over to later cells, as in a notebook.
+
+A cell that is not Python goes through IPython's transformer when IPython is installed (see
+:mod:`kbtool.execute.ipython`); values and ``display()`` calls become MIME bundles there. As in
+Jupyter, a last expression ending in ``;`` shows nothing.
 """
 
 from __future__ import annotations
@@ -15,13 +19,16 @@ import linecache
 import pprint
 import sys
 import time
+import tokenize
 import traceback
 import types
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
+from kbtool.execute import ipython
 from kbtool.execute.doctests import run_doctest
 from kbtool.execute.figures import take_figures
+from kbtool.execute.output import mebibytes
 from kbtool.execute.tracebacks import explained, user_traceback
 
 _FUTURE_FLAGS = {
@@ -37,6 +44,8 @@ class Outcome:
     status: str
     duration: float = 0.0
     value: str | None = None
+    value_data: dict[str, str] | None = None  # the value's MIME bundle beyond text/plain
+    displays: tuple[dict[str, str], ...] = ()  # display() calls' MIME bundles
     figures: tuple[str, ...] = ()
     reason: str | None = None
     error: str | None = None
@@ -57,12 +66,15 @@ class Page:
         module = types.ModuleType("__main__")
         module.__dict__["__builtins__"] = builtins
         sys.modules["__main__"] = module
+        self.module = module
         self.namespace = module.__dict__
         _register_source(path, cells)
+        ipython.bind(module, path)
 
     def run(self, cell: dict[str, Any]) -> Outcome:
         started = time.perf_counter()
         outcome = self._run_doctest(cell) if cell["mode"] == "doctest" else self._run_code(cell)
+        outcome = self._with_displays(outcome)
         figures: tuple[str, ...] = ()
         try:
             figures = tuple(take_figures())
@@ -76,23 +88,77 @@ class Page:
         value = None
         try:
             value = self._execute(cell["source"], cell["line"])
+        except NeedsIPython as missing:
+            return _needs_ipython(missing.line, missing.what)
         except BaseException as exc:  # noqa: B036 - SystemExit and KeyboardInterrupt fail the cell too
             if cell["raises"]:
                 _, error, _ = describe(exc, self.path, cell)
                 return Outcome("passed", error=error)
+            if isinstance(exc, NameError) and _needs_the_shell(exc):
+                return _needs_ipython(describe(exc, self.path, cell)[2], f"{exc.name}()")
             return _failed(exc, self.path, cell)
         if cell["raises"]:
             reason = "tagged raises-exception, but the cell raised nothing"
             return Outcome("failed", reason=reason, code="KB405")
-        text = None if value is None else self._format_value(value)
-        return Outcome("passed", value=text)
+        if value is None:
+            return Outcome("passed")
+        if ipython.is_loaded():
+            data = self._bundle(value)
+            text = self._cut(data.pop("text/plain", ""))
+            return Outcome("passed", value=text, value_data=data or None)
+        return Outcome("passed", value=self._format_value(value))
+
+    def _bundle(self, value: Any) -> dict[str, str]:
+        try:
+            return ipython.format_value(value)
+        except Exception as error:  # a broken _repr_*_: show that, as IPython does
+            return {"text/plain": f"<repr of {type(value).__name__} failed: {error!r}>"}
+
+    def _with_displays(self, outcome: Outcome) -> Outcome:
+        """Attach what the cell displayed; a cell whose rich output is over the output limit
+        fails (as for text) and keeps only the text forms."""
+        displays = tuple(ipython.take_displays())
+        outcome = replace(outcome, displays=displays)
+        size = sum(len(v) for d in displays for v in d.values())
+        size += sum(len(v) for v in (outcome.value_data or {}).values())
+        if size <= self.value_limit:
+            return outcome
+        texts, room = [], self.value_limit
+        for display in displays:  # the text forms, as far as they fit
+            text = self._cut(display.get("text/plain", ""))[:room]
+            room -= len(text)
+            if text:
+                texts.append({"text/plain": text})
+        limit, written = mebibytes(self.value_limit), mebibytes(size)
+        reason = (
+            f"rich output of {written} (images, HTML) exceeds the output limit of {limit} "
+            "a cell (output-limit-kb); not kept"
+        )
+        kept = replace(outcome, displays=tuple(texts), value_data=None)
+        if outcome.status == "failed":
+            return kept
+        return replace(kept, status="failed", reason=reason, code="KB407")
 
     def _execute(self, source: str, line: int) -> Any:
         padded = "\n" * (line - 1) + source
-        tree = compile(padded, self.path, "exec", self.flags | ast.PyCF_ONLY_AST, dont_inherit=True)
+        flags = self.flags | ast.PyCF_ONLY_AST
+        try:
+            tree = compile(padded, self.path, "exec", flags, dont_inherit=True)
+        except SyntaxError:
+            python = ipython.transform(source, self.module, self.path)
+            if python is None:
+                offset = ipython.ipython_line(source)
+                if offset is not None:
+                    raise NeedsIPython(line + offset, source.splitlines()[offset].strip()) from None
+                raise
+            if python == source:
+                raise
+            source = python
+            padded = "\n" * (line - 1) + source
+            tree = compile(padded, self.path, "exec", flags, dont_inherit=True)
         self.flags |= _future_flags(tree)
         last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr):
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
             last = ast.Expression(tree.body.pop().value)
         exec(compile(tree, self.path, "exec", self.flags, dont_inherit=True), self.namespace)
         if last is None:
@@ -122,9 +188,55 @@ class Page:
             text = pprint.pformat(value, width=100, sort_dicts=False)
         except Exception as error:  # the value's own __repr__ failed: show that, as IPython does
             text = f"<repr of {type(value).__name__} failed: {error!r}>"
+        return self._cut(text)
+
+    def _cut(self, text: str) -> str:
         if len(text) > self.value_limit:
             text = text[: self.value_limit] + f"\n… value truncated ({len(text)} characters)"
         return text
+
+
+class NeedsIPython(Exception):
+    """A cell written in IPython syntax, where IPython is not installed."""
+
+    def __init__(self, line: int, what: str) -> None:
+        super().__init__(what)
+        self.line, self.what = line, what
+
+
+def _needs_ipython(line: int, what: str) -> Outcome:
+    shown = what if len(what) <= 60 else what[:59] + "…"
+    reason = (
+        f"`{shown}` needs IPython: pip install 'kbtool[ipython]' (or write the cell in plain "
+        "Python)"
+    )
+    return Outcome("failed", reason=reason, error_line=line, code="KB420")
+
+
+def _needs_the_shell(exc: NameError) -> bool:
+    """``display()`` and ``get_ipython()`` are there in Jupyter without an import."""
+    return exc.name in ("display", "get_ipython") and not ipython.prepare()
+
+
+def _ends_with_semicolon(source: str) -> bool:
+    """Whether the cell's last token (comments aside) is ``;``: Jupyter's "show nothing"."""
+    if ";" not in source:
+        return False
+    last = None
+    try:
+        for token in tokenize.generate_tokens(iter(source.splitlines(keepends=True)).__next__):
+            if token.type not in (
+                tokenize.COMMENT,
+                tokenize.NL,
+                tokenize.NEWLINE,
+                tokenize.ENDMARKER,
+                tokenize.INDENT,
+                tokenize.DEDENT,
+            ):
+                last = token
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return last is not None and last.string == ";"
 
 
 def _future_flags(tree: ast.Module) -> int:

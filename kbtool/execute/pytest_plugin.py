@@ -52,15 +52,14 @@ class _Project:
     in advance which items it will get, so it runs each page when its first item comes.
     """
 
-    def __init__(self, config: Config | None, use_cache: bool) -> None:
+    def __init__(self, config: Config | None, use_cache: bool, compare: bool = False) -> None:
         self.config = config
         self.use_cache = use_cache
+        self.compare = compare
         self.folders: dict[Path, str] = {}
         if config is not None:
-            self.folders = {
-                (config.root / config.wiki).resolve(): "wiki",
-                (config.root / config.sources).resolve(): "source",
-            }
+            self.folders = {(config.root / f).resolve(): "wiki" for f in config.wiki_folders}
+            self.folders[(config.root / config.sources).resolve()] = "source"
         self.scheduled: set[str] = set()
         self.results: dict[str, PageResult] = {}
         self.finished = False
@@ -97,6 +96,7 @@ class _Project:
                 use_cache=self.use_cache,
                 runner=self.runner,
                 on_result=self._done,
+                compare=self.compare,
             )
         except Exception as error:  # the items waiting for their page report it
             self.failure = error
@@ -120,7 +120,9 @@ class _Project:
             raise RuntimeError(f"kbtool's runner stopped before {page.path} ran: {self.failure!r}")
         if self.solo is None:
             self.solo = Runner(self.config, jobs=1, on_notice=_said_at_configure)
-        [result] = run_pages(self.config, [page], use_cache=self.use_cache, runner=self.solo)
+        [result] = run_pages(
+            self.config, [page], use_cache=self.use_cache, runner=self.solo, compare=self.compare
+        )
         return result
 
     def close(self) -> None:
@@ -141,6 +143,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--kbtool-no-cache",
         action="store_true",
         help="run every page, even when its cached result is current",
+    )
+    group.addoption(
+        "--kbtool-compare-outputs",
+        action="store_true",
+        help="compare imported pages' cell outputs with those saved at import",
     )
 
 
@@ -165,7 +172,8 @@ def _said_at_configure(message: str) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     use_cache = not config.getoption("kbtool_no_cache")
-    project = _Project(_kbtool_config(config.rootpath), use_cache)
+    compare = config.getoption("kbtool_compare_outputs")
+    project = _Project(_kbtool_config(config.rootpath), use_cache, compare)
     config.stash[_PROJECT] = project
     if project.config is not None and not hasattr(config, "workerinput"):  # once, not per worker
         notice = containment.warning(containment.probe(project.config))

@@ -36,6 +36,11 @@ class CellResult:
     error_line: int | None = None
     #: diagnostic code of a failure (KB4xx, see kbtool.codes)
     code: str | None = None
+    #: the last expression's MIME bundle beyond text/plain, as Jupyter computes it (with
+    #: IPython): {"text/html": ..., "image/png": base64 text, ...}
+    value_data: dict[str, str] | None = None
+    #: the MIME bundles of the cell's display() calls, in order
+    displays: tuple[dict[str, str], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,13 @@ def to_dict(result: PageResult) -> dict[str, Any]:
 
 def from_dict(data: dict[str, Any]) -> PageResult:
     cells = tuple(
-        CellResult(**{**c, "figures": tuple(c.get("figures", ()))}) for c in data["cells"]
+        CellResult(
+            **{
+                **c,
+                "figures": tuple(c.get("figures", ())),
+                "displays": tuple(dict(d) for d in c.get("displays", ())),
+            }
+        )
+        for c in data["cells"]
     )
     return PageResult(**{**data, "cells": cells})

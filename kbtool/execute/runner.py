@@ -21,6 +21,7 @@ from typing import IO, Any
 import kbtool
 from kbtool.config import Config
 from kbtool.execute import cache, containment
+from kbtool.execute.compare import compare_outputs
 from kbtool.execute.environment import worker_environment
 from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
 from kbtool.execute.protocol import ProtocolError, decode, encode
@@ -238,14 +239,19 @@ def run_pages(
     on_result: OnResult | None = None,
     runner: Runner | None = None,
     on_notice: OnNotice | None = None,
+    compare: bool = False,
 ) -> list[PageResult]:
     """Run every page that should run (cached results reused), in parallel; one result per
     page, in the order given. ``runner`` lets a caller keep one warm worker across calls;
-    ``on_notice`` receives the containment warning (default: printed on stderr)."""
+    ``on_notice`` receives the containment warning (default: printed on stderr); ``compare``
+    compares every imported page's outputs with the saved ones, not only the pages that ask for
+    it (``compare-outputs: true``)."""
     pages = list(pages)
+    by_path = {page.path: page for page in pages}
     results: dict[str, PageResult] = {}
 
     def done(result: PageResult) -> None:
+        result = compare_outputs(config, by_path[result.path], result, compare)
         results[result.path] = result
         if on_result is not None:
             on_result(result)

@@ -280,6 +280,8 @@ class PageProcess:
                 outcome["error"],
                 outcome["error_line"],
                 outcome["code"],
+                outcome.get("value_data"),
+                tuple(outcome.get("displays", ())),
             )
         if cell["mode"] == "skip":
             return CellResult(index, line, "skipped", reason="skip-execution")

@@ -29,7 +29,7 @@ from types import FrameType
 from typing import Any
 
 from kbtool import lifecycle
-from kbtool.execute import landlock, procs, sandbox
+from kbtool.execute import ipython, landlock, procs, sandbox
 from kbtool.execute.protocol import LineReader, encode, write_all
 from kbtool.execute.supervise import PageProcess
 
@@ -49,6 +49,7 @@ _OWN_MODULES = (
     "ctypes",
     "warnings",
     "io",
+    "tokenize",
 )
 #: How often to look for exited page processes where pidfd_open is missing.
 _POLL_INTERVAL = 0.05
@@ -62,6 +63,10 @@ def preload(modules: list[str]) -> None:
             continue  # not installed here: the cells that need it will say so themselves
         except Exception as error:  # a module that breaks on import; not the worker's problem
             print(f"kbtool worker: preloading {name} failed: {error!r}", file=sys.stderr)
+    try:  # IPython (the ipython extra), its shell made once here rather than in every page
+        ipython.prepare()
+    except Exception as error:
+        print(f"kbtool worker: preparing IPython failed: {error!r}", file=sys.stderr)
     numpy = sys.modules.get("numpy")
     if numpy is not None:
         # Every page process reseeds numpy's global generator; the first seeding initialises

@@ -19,6 +19,7 @@ from mdit_py_plugins.dollarmath import dollarmath_plugin
 
 from kbtool.model import Cell, Heading, Link, LinkKind, Problem, Span
 from kbtool.parse.cells import CellOptionsError, split_info
+from kbtool.parse.notebook_cells import is_code_cell, region_lines
 from kbtool.parse.slugs import unique_slugs
 
 WIKILINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
@@ -58,6 +59,8 @@ def parse_body(source: str, path: str) -> Body:
     body = Body(tokens=tokens)
     heading_texts: list[tuple[int, str, int]] = []
     blocks: dict[tuple[int, int], _Block] = {}  # table cells share their row's lines
+    fences = [tuple(t.map) for t in tokens if t.type == "fence" and t.map]
+    in_regions = region_lines(lines, fences)  # type: ignore[arg-type]
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.map:
             text = _plain_text(tokens[index + 1])
@@ -65,7 +68,7 @@ def parse_body(source: str, path: str) -> Body:
         elif token.type == "inline" and token.map:
             _collect_links(md, token, lines, path, body.links, references, blocks)
         elif token.type == "fence" and token.map:
-            _collect_cell(token, len(body.cells), body)
+            _collect_cell(token, len(body.cells), body, lines, in_regions)
     for (level, text, line), slug in zip(
         heading_texts, unique_slugs(t for _, t, _ in heading_texts), strict=True
     ):
@@ -85,17 +88,30 @@ def _plain_text(inline: Token) -> str:
     return "".join(parts).strip()
 
 
-def _collect_cell(token: Token, index: int, body: Body) -> None:
+def _collect_cell(
+    token: Token, index: int, body: Body, lines: list[str], in_regions: set[int]
+) -> None:
     assert token.map is not None
     fence_line = token.map[0] + 1
+    code_cell = token.map[0] not in in_regions
     try:
         language, options = split_info(token.info)
     except CellOptionsError as error:
         language, options = token.info.split(None, 1)[0].strip("{}").lower(), {}
-        if language == "python":  # Other languages are shown, not run: their options are moot.
+        # Other languages, and python that is Markdown to jupytext, are shown, not run.
+        if language == "python" and code_cell and is_code_cell(lines[token.map[0]], {}):
             body.problems.append(Problem("KB401", str(error), fence_line))
+    if language == "python":
+        code_cell = code_cell and is_code_cell(lines[token.map[0]], options)
     cell = Cell(
-        index, language, token.info.strip(), options, token.content, fence_line, fence_line + 1
+        index,
+        language,
+        token.info.strip(),
+        options,
+        token.content,
+        fence_line,
+        fence_line + 1,
+        code_cell,
     )
     body.cells.append(cell)
 

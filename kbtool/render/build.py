@@ -301,7 +301,14 @@ def build_site(
         forget_memo(store, "build")
         bar = Progress(len(snapshot.files), "reading", progress)
         loaded = load_pages(
-            config, snapshot, store, jobs, use_cache, True, on_parsed=bar.advance, memory=memory
+            config,
+            snapshot,
+            store,
+            jobs,
+            use_cache,
+            True,
+            on_parsed=lambda n, _: bar.advance(n),
+            memory=memory,
         )
         bar.close()
         report.pages = len(loaded.pages)
@@ -440,8 +447,9 @@ def _stage_and_publish(
         report.diagnostics = sorted(report.diagnostics + build_diagnostics)
         if report.errors:
             return  # `finally` removes the staging folder; site/ stays as it was
-        report.search = _search_index(staging, config)
-        clock.lap("search")
+        if config.search:
+            report.search = _search_index(staging, config)
+            clock.lap("search")
         forget_manifest(store)
         swap_in(staging, site_dir)
         save_manifest(store, site_dir, records, manifest)

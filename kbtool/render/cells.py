@@ -3,7 +3,8 @@
 Jupyter Book's tags decide what shows: ``remove-cell`` shows nothing, ``remove-input`` /
 ``remove-output`` drop one half, ``hide-input`` / ``hide-output`` fold it into a
 ``<details>`` the reader can open. Figures are separate SVG files shown with ``<img>``, so
-whatever a figure contains, it can run no script in the page.
+whatever a figure contains, it can run no script in the page. Rich outputs (``display()`` and
+a value's MIME bundle) are shown by :mod:`kbtool.render.rich`.
 """
 
 from __future__ import annotations
@@ -16,14 +17,18 @@ from html import escape
 from kbtool.execute.results import CellResult
 from kbtool.model import Cell
 from kbtool.parse.cells import cell_tags
+from kbtool.render import urls
 from kbtool.render.highlight import highlight
+from kbtool.render.rich import render_bundle
 
 
 @dataclass
 class CellOutputs:
-    """What rendering a page's cells adds beside its HTML: figure files by output path."""
+    """What rendering a page's cells adds beside its HTML: figures (SVG) by digest, and image
+    files of rich outputs by site-relative name."""
 
     figures: dict[str, str] = field(default_factory=dict)
+    images: dict[str, bytes] = field(default_factory=dict)
 
 
 def figure_digest(svg: str) -> str:
@@ -54,11 +59,12 @@ def render_outputs(
     cell: Cell,
     result: CellResult | None,
     t: Callable[..., str],
-    figure_src: Callable[[str], str],
+    file_src: Callable[[str], str],
     outputs: CellOutputs,
 ) -> str:
-    """What a cell produced, as shown under its code (folded for ``hide-output``)."""
-    shown = _outputs(cell, result, t, figure_src, outputs)
+    """What a cell produced, as shown under its code (folded for ``hide-output``).
+    ``file_src(name)`` gives the relative URL of a site file."""
+    shown = _outputs(cell, result, t, file_src, outputs)
     if not shown:
         return ""
     inner = f'<div class="cell-output" aria-label="{escape(t("output"))}">{shown}</div>'
@@ -71,7 +77,7 @@ def _outputs(
     cell: Cell,
     result: CellResult | None,
     t: Callable[..., str],
-    figure_src: Callable[[str], str],
+    file_src: Callable[[str], str],
     outputs: CellOutputs,
 ) -> str:
     if result is None:
@@ -87,14 +93,20 @@ def _outputs(
         label = t("cell_raised") if result.status == "passed" else ""
         note = f'<p class="cell-note">{escape(label)}</p>' if label else ""
         parts.append(f'{note}<pre class="cell-error">{escape(result.error)}</pre>')
-    if result.value is not None:
+    alt = t("figure_alt", n=1, line=cell.line)
+    for bundle in result.displays:
+        parts.append(render_bundle(bundle, outputs.images, file_src, alt))
+    if result.value_data:
+        bundle = {**result.value_data, "text/plain": result.value or ""}
+        parts.append(render_bundle(bundle, outputs.images, file_src, alt))
+    elif result.value is not None:
         parts.append(f'<pre class="cell-value">{escape(result.value)}</pre>')
     for number, svg in enumerate(result.figures, 1):
         digest = figure_digest(svg)
         outputs.figures[digest] = svg
+        src = escape(file_src(urls.figure_output(digest)))
         alt = escape(t("figure_alt", n=number, line=cell.line))
         parts.append(
-            f'<figure class="cell-figure"><img src="{escape(figure_src(digest))}" alt="{alt}" '
-            f'loading="lazy"></figure>'
+            f'<figure class="cell-figure"><img src="{src}" alt="{alt}" loading="lazy"></figure>'
         )
     return "".join(parts)

@@ -33,6 +33,8 @@ class RenderedBody:
     title_id: str | None
     diagnostics: list[Diagnostic]
     figures: dict[str, str]
+    #: image files of rich cell outputs: site-relative name -> bytes
+    images: dict[str, bytes]
     #: repository files this body links to or shows, copied to the same path in the site
     files: frozenset[str]
 
@@ -83,10 +85,10 @@ class _Filler:
         cell = next(c for c in self.page.cells if c.index == index)
         result = self.result.cell(index) if self.result else None
 
-        def figure_src(digest: str) -> str:
-            return urls.href(self.output, urls.figure_output(digest))
+        def file_src(name: str) -> str:
+            return urls.href(self.output, name)
 
-        return render_outputs(cell, result, self.t, figure_src, self.outputs)
+        return render_outputs(cell, result, self.t, file_src, self.outputs)
 
     def _resolve(self, target: str, kind: str) -> Target:
         return self.wiki.resolve(self.page, Link(target, kind, Span(self.page.path)))  # type: ignore[arg-type]
@@ -101,7 +103,7 @@ class _Filler:
         config = self.wiki.config
         inside = any(
             target.path.startswith(folder.rstrip("/") + "/")
-            for folder in (config.wiki, config.sources)
+            for folder in (*config.wiki_folders, config.sources)
         )
         if extension not in COPYABLE or not inside:
             return None
@@ -122,5 +124,6 @@ def fill_body(
         body.title_id,
         list(body.diagnostics),
         dict(filler.outputs.figures),
+        dict(filler.outputs.images),
         frozenset(filler.files),
     )

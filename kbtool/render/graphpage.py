@@ -3,7 +3,8 @@
 The layout is computed here, at build time, so the browser only draws: at 7,000 pages that is
 the difference between a page that opens at once and one that freezes. The data is a script
 (not JSON fetched at run time) so the page also works when opened from ``file://``.
-Positions are kept in the cache folder and seed the next layout.
+Positions are kept in the store: the same graph (same pages, same links) gets the same
+positions back without a layout, and a changed graph is laid out from the previous positions.
 """
 
 from __future__ import annotations
@@ -11,15 +12,14 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from kbtool.graph import edges
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.indexes import IndexPage
 from kbtool.render.layout import layout
+from kbtool.store import Store, shared_store
 
-_POSITIONS_FILE = "graph-layout.json"
 _SCALE = 10_000  # positions are written as integers in [-_SCALE, _SCALE]
 
 
@@ -58,32 +58,38 @@ def graph_page(site: SiteContext, data: GraphData) -> IndexPage:
     )
 
 
-def _load_positions(cache_dir: Path) -> dict[str, tuple[float, float]]:
-    try:
-        raw = json.loads((cache_dir / _POSITIONS_FILE).read_text(encoding="utf-8"))
-        return {str(k): (float(v[0]), float(v[1])) for k, v in raw.items()}
-    except (OSError, ValueError, TypeError, IndexError, AttributeError):
-        return {}
+_LAYOUT = "layout"
 
 
-def _save_positions(cache_dir: Path, positions: dict[str, tuple[float, float]]) -> None:
-    try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
-        tmp = cache_dir / (_POSITIONS_FILE + ".tmp")
-        tmp.write_text(json.dumps(positions), encoding="utf-8")
-        tmp.replace(cache_dir / _POSITIONS_FILE)
-    except OSError:
-        pass  # Only a seed for next time.
+def _structure_key(data: GraphData) -> str:
+    text = json.dumps([data.paths, data.edges], ensure_ascii=False)
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def _positions(store: Store, data: GraphData) -> list[tuple[float, float]]:
+    """The layout of ``data``: stored for this very graph, or computed (seeded by the last)."""
+    key = _structure_key(data)
+    previous: dict[str, tuple[float, float]] = {}
+    for name, (stored_key, value) in store.some(_LAYOUT, ["graph"]).items():
+        try:
+            raw = json.loads(value)
+            previous = {str(k): (float(v[0]), float(v[1])) for k, v in raw.items()}
+        except (ValueError, TypeError, IndexError, AttributeError):
+            break  # damaged: lay the graph out afresh
+        if stored_key == key and name == "graph" and set(previous) == set(data.paths):
+            return [previous[p] for p in data.paths]
+    seed = [previous.get(p) for p in data.paths] if previous else None
+    points = layout(len(data.paths), data.edges, seed)
+    value = json.dumps(dict(zip(data.paths, points, strict=True))).encode()
+    with store.transaction():
+        store.put(_LAYOUT, [("graph", key, value)])
+    return points
 
 
 def graph_script(site: SiteContext, data: GraphData) -> str:
     """``graph-data.js``: ``window.KB_GRAPH = {types, nodes, edges, paths}``; a node is
     ``[x, y, type index, title, url]``, edges a flat list of node index pairs."""
-    cache_dir = site.config.cache_path
-    previous = _load_positions(cache_dir)
-    seed = [previous.get(p) for p in data.paths] if previous else None
-    points = layout(len(data.paths), data.edges, seed)
-    _save_positions(cache_dir, dict(zip(data.paths, points, strict=True)))
+    points = _positions(shared_store(site.config.cache_path), data)
     type_names = sorted(set(data.types))
     type_index = {name: i for i, name in enumerate(type_names)}
     nodes = [

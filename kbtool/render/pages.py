@@ -25,7 +25,7 @@ from kbtool.render.templates import environment
 class Rendered:
     """Files to write (site-relative path -> text) and what rendering found wrong."""
 
-    files: dict[str, str]
+    files: dict[str, str | bytes]
     diagnostics: tuple[Diagnostic, ...] = ()
     #: repository files the page shows, copied into the site: path -> stat signature
     copies: tuple[str, ...] = ()
@@ -112,7 +112,8 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         graph_focus=quote(path, safe="/"),
     )
     html = environment().get_template("page.html").render(variables)
-    files = {output: html}
+    files: dict[str, str | bytes] = {output: html}
     for digest, svg in body.figures.items():
         files[urls.figure_output(digest)] = svg
+    files.update(body.images)
     return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))

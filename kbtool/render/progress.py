@@ -40,3 +40,26 @@ def _is_tty(stream: TextIO) -> bool:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+class StepProgress:
+    """A bar for a step that learns its total only as it runs: ``bar(done, total)``.
+
+    Nothing is shown for a step that has nothing to do (every page came from the cache).
+    """
+
+    def __init__(self, label: str, stream: TextIO | None = None) -> None:
+        self.label = label
+        self.stream = stream
+        self._bar: Progress | None = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self._bar is None or self._bar.total != max(total, 1):
+            self.close()
+            self._bar = Progress(total, self.label, self.stream)
+        self._bar.advance(done - self._bar.done)
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
