@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from kbtool import __version__
+from kbtool import __version__, lifecycle
 from kbtool.errors import ConfigError, KbtoolError
 
 #: name -> (module under kbtool.commands, one-line help)
@@ -84,8 +84,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
+    published = lifecycle.publications()
     try:
-        return int(module.run(args))
+        with lifecycle.signals_as_interrupts():  # SIGTERM cleans up as Ctrl-C does
+            return int(module.run(args))
     except ConfigError as error:
         for problem in error.problems:
             print(f"kbtool: configuration error: {problem}", file=sys.stderr)
@@ -93,8 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KbtoolError as error:
         print(f"kbtool: {error}", file=sys.stderr)
         return error.exit_code
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt as interrupt:
+        line = lifecycle.interrupted_line(interrupt, lifecycle.publications() > published)
+        print(line, file=sys.stderr)
+        return lifecycle.exit_code(interrupt)
     except BrokenPipeError:  # `kbtool graph | head`: the reader left; not an error of ours.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
         return 0

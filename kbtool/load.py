@@ -12,7 +12,6 @@ import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -20,6 +19,7 @@ from kbtool import __version__
 from kbtool.cache import dump_page, load_page, source_digest
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
+from kbtool.lifecycle import worker_pool
 from kbtool.model import Page, PageKind, Problem
 from kbtool.parse.digest import content_digest
 from kbtool.store import Store, open_store
@@ -368,9 +368,8 @@ def _parse_all(
             return results
         size = max(8, min(64, len(todo) // (jobs * 8)))
         chunks = [range(i, min(i + size, len(todo))) for i in range(0, len(todo), size)]
-        context = multiprocessing.get_context("fork")
         out: list[Processed] = []
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        with worker_pool(jobs) as pool:
             for chunk_results in pool.map(_process_chunk, chunks):
                 out += chunk_results
                 if on_parsed:

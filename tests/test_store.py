@@ -245,12 +245,13 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     one = load_wiki(config, jobs=1, use_cache=False)
     pools: list[int] = []
 
-    class CountingPool(kbtool.load.ProcessPoolExecutor):
-        def __init__(self, workers: int, **kwargs) -> None:  # type: ignore[no-untyped-def]
-            pools.append(workers)
-            super().__init__(workers, **kwargs)
+    real_pool = kbtool.load.worker_pool
 
-    monkeypatch.setattr(kbtool.load, "ProcessPoolExecutor", CountingPool)
+    def counting_pool(workers: int):  # type: ignore[no-untyped-def]
+        pools.append(workers)
+        return real_pool(workers)
+
+    monkeypatch.setattr(kbtool.load, "worker_pool", counting_pool)
     two = load_wiki(config, jobs=2, use_cache=False)
     assert pools == [2]  # the pages really were parsed by two worker processes
     assert two.pages == one.pages

@@ -6,6 +6,7 @@ import argparse
 import sys
 import threading
 
+from kbtool import lifecycle
 from kbtool.commands import add_jobs_argument, load_project_config
 
 
@@ -33,19 +34,24 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_project_config(args)
     memory: Memory = {}  # the wiki, kept between rebuilds: only edited pages are read again
+    #: sites published when the rebuild under way began; None between rebuilds
+    rebuilding: int | None = None
 
     def rebuild() -> bool:
-        nonlocal config
+        nonlocal config, rebuilding
+        rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
             report = build_site(config, jobs=args.jobs, progress=sys.stderr, memory=memory)
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
+            rebuilding = None
             return False
+        rebuilding = None  # not reached when interrupted: `run` then says what became of it
         print_report(report)
         return report.published
 
-    rebuild()
+    rebuild()  # interrupted here, the command line says so
     site_dir = config.root / config.site_dir
     version = BuildVersion()
     try:
@@ -53,18 +59,21 @@ def run(args: argparse.Namespace) -> int:
     except OSError as error:
         print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
-    port = server.server_address[1]
-    print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     stop = threading.Event()
     try:
+        port = server.server_address[1]
+        print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         if args.no_watch:
             stop.wait()
         else:
             watch_and_rebuild(config, rebuild, version, stop)
-    except KeyboardInterrupt:
-        pass
+    except KeyboardInterrupt as interrupt:
+        if rebuilding is None:
+            return 0  # between rebuilds: stopping the server is how serve ends
+        published = lifecycle.publications() > rebuilding
+        print(lifecycle.interrupted_line(interrupt, published), file=sys.stderr)
+        return lifecycle.exit_code(interrupt)
     finally:
         stop.set()
         server.shutdown()

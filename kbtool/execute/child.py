@@ -32,6 +32,7 @@ import time
 import traceback
 from typing import Any, NoReturn, TextIO
 
+from kbtool import lifecycle
 from kbtool.execute import procs
 from kbtool.execute.evaluate import Page
 from kbtool.execute.figures import quiet_show
@@ -50,6 +51,7 @@ def run_page(
     ``network``: the worker's descriptor of the namespace with network, if it left it."""
     code = 0
     try:
+        lifecycle.die_with_parent(request.get("worker"))  # killed if the warm worker dies
         joined = not (request["network"] and network is not None) or procs.enter_network(network)
         _isolate(*pipes)
         if not joined:
@@ -67,7 +69,6 @@ def run_page(
 
 def _isolate(control: int, stdout: int, stderr: int) -> None:
     os.setpgid(0, 0)
-    procs.die_with_parent()
     procs.become_subreaper()
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)

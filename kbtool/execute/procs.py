@@ -1,11 +1,12 @@
-"""Process housekeeping on Linux: subreapers, parent-death signals, finding and killing leftovers.
+"""Process housekeeping on Linux: subreapers, finding and killing leftovers.
 
 A page must leave no process behind. Each page process is the leader of its own process group
 and a *child subreaper*: anything its cells start and orphan (a daemon that called setsid) is
 re-parented to it rather than to init, so before it exits it finds, kills and names what is
 still running. If it dies first (timed out, crashed), its orphans move up to the warm worker,
-a subreaper too, which kills them. Everything here is best effort and degrades to a no-op
-where the kernel or platform does not offer it.
+a subreaper too, which kills them. Parent-death signals are in :mod:`kbtool.lifecycle`.
+Everything here is best effort and degrades to a no-op where the kernel or platform does not
+offer it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import os
 import signal
 from functools import cache
 
-_PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
 _CLONE_NEWNET = 0x40000000
 
@@ -39,11 +39,6 @@ def _prctl(option: int, value: int) -> bool:
 def become_subreaper() -> bool:
     """Orphaned descendants are re-parented to this process instead of init."""
     return _prctl(_PR_SET_CHILD_SUBREAPER, 1)
-
-
-def die_with_parent(sig: int = signal.SIGKILL) -> None:
-    """Receive ``sig`` when the parent exits, so nothing outlives the run that started it."""
-    _prctl(_PR_SET_PDEATHSIG, int(sig))
 
 
 def leave_network() -> int | None:

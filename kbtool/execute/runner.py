@@ -58,6 +58,7 @@ class Runner:
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0  # worker processes started: 0 when everything came from the cache
         self.closed = False
+        self.abandoned = False  # a run was left mid-way (Ctrl-C): close() stops its pages
         self._next_id = 0
 
     def __enter__(self) -> Runner:
@@ -73,7 +74,11 @@ class Runner:
 
     def _worker(self) -> subprocess.Popen[bytes]:
         if self.process is None or self.process.poll() is not None:
-            settings = {"jobs": self.jobs, "preload": list(self.config.preload)}
+            settings = {
+                "jobs": self.jobs,
+                "preload": list(self.config.preload),
+                "parent": os.getpid(),  # the worker exits at once if this process has gone
+            }
             package_parent = str(Path(kbtool.__file__).resolve().parent.parent)
             self.process = subprocess.Popen(
                 [sys.executable, "-P", "-c", _BOOT, encode(settings).decode(), package_parent],
@@ -96,7 +101,7 @@ class Runner:
         if process is None:
             return
         try:
-            if abort:
+            if abort or self.abandoned:
                 process.terminate()  # the worker kills its page processes on SIGTERM
             if process.stdin is not None:
                 with contextlib.suppress(OSError):
@@ -118,9 +123,13 @@ class Runner:
         restarts = 0
         while pending and not self.closed:
             started: set[int] = set()
-            for ident, data in self._exchange(pending, started):
-                del pending[ident]
-                yield from_dict(data)
+            try:
+                for ident, data in self._exchange(pending, started):
+                    del pending[ident]
+                    yield from_dict(data)
+            except BaseException:  # interrupted, or the caller stopped asking: pages still run
+                self.abandoned = True
+                raise
             if not pending or self.closed:
                 break
             # The worker died. Pages it had started may be what killed it: they fail. The rest

@@ -42,7 +42,7 @@ class Failure:
 class PageProcess:
     def __init__(self, request: dict[str, Any], network: int | None = None) -> None:
         self.nonce = secrets.token_hex(8)
-        self.request = {**request, "nonce": self.nonce}
+        self.request = {**request, "nonce": self.nonce, "worker": os.getpid()}
         self.cells: list[dict[str, Any]] = request["cells"]
         limit = request["output_limit"]
         self.runnable = [i for i, cell in enumerate(self.cells) if cell["mode"] != "skip"]

@@ -28,6 +28,7 @@ from collections import deque
 from types import FrameType
 from typing import Any
 
+from kbtool import lifecycle
 from kbtool.execute import ipython, landlock, procs, sandbox
 from kbtool.execute.protocol import LineReader, encode, write_all
 from kbtool.execute.supervise import PageProcess
@@ -165,10 +166,13 @@ def main(settings_json: str | None = None) -> None:
     # corrupt it, so stdout proper becomes stderr.
     results_fd = os.dup(1)
     os.dup2(2, 1)
-    procs.die_with_parent(signal.SIGTERM)
+    # SIGTERM when kbtool ends, however it ends; it stops the pages first (see `_raise_exit`).
+    lifecycle.die_with_parent(settings.get("parent"), signal.SIGTERM)
     procs.become_subreaper()
     signal.signal(signal.SIGTERM, _raise_exit)
-    signal.signal(signal.SIGINT, _raise_exit)
+    # Ctrl-C reaches the whole terminal's process group: kbtool stops this worker itself, and a
+    # worker that left first would look to kbtool like a crash.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     preload(settings.get("preload", []))
     sandbox.system_rules()  # the same for every page: found once, here
     landlock.abi_version()  # and ctypes' libc handle with it

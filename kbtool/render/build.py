@@ -23,7 +23,6 @@ import multiprocessing
 import os
 import shutil
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
@@ -35,6 +34,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.errors import KbtoolError
 from kbtool.execute.results import PageResult
+from kbtool.lifecycle import worker_pool
 from kbtool.load import (
     Memory,
     default_jobs,
@@ -249,8 +249,7 @@ def _render(
         return records
     _WORK.update(site=site, staging=staging)
     try:
-        context = multiprocessing.get_context("fork")
-        with ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        with worker_pool(jobs) as pool:
             futures = [
                 pool.submit(_render_pages, chunk) for chunk in _chunks([i.arg for i in pages], jobs)
             ]

@@ -10,17 +10,15 @@ interrupted removes its staging folder and leaves ``site/`` as it was.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import ctypes.util
-import fcntl
 import os
 import shutil
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
-from kbtool.errors import KbtoolError
+from kbtool import lifecycle
+from kbtool.render.buildlock import build_lock as build_lock
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -41,23 +39,6 @@ def remove_stale_staging(site_dir: Path) -> None:
     for entry in site_dir.parent.glob(prefix + "*"):
         if entry.is_dir() and not entry.is_symlink():
             shutil.rmtree(entry, ignore_errors=True)
-
-
-@contextlib.contextmanager
-def build_lock(cache_dir: Path) -> Iterator[None]:
-    """One build at a time per repository (``kbtool serve`` and ``kbtool build`` may race)."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    with open(cache_dir / "build.lock", "w") as handle:
-        try:
-            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise KbtoolError(
-                "another build of this site is running; try again when it ends"
-            ) from None
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def write_file(root: Path, relative: str, data: str | bytes) -> None:
@@ -114,14 +95,19 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def swap_in(staging: Path, site_dir: Path) -> None:
     """Make ``staging`` the site. Afterwards ``staging`` no longer exists."""
-    if not site_dir.exists():
-        os.rename(staging, site_dir)
-        return
-    if _exchange(staging, site_dir):
-        shutil.rmtree(staging, ignore_errors=True)  # now holds the previous site
-        return
-    old = Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
-    os.rmdir(old)
-    os.rename(site_dir, old)
-    os.rename(staging, site_dir)
-    shutil.rmtree(old, ignore_errors=True)
+    # Ctrl-C here waits for the swap to finish, so that "nothing was published" is never a lie.
+    with lifecycle.signals_deferred():
+        if not site_dir.exists():
+            os.rename(staging, site_dir)
+            lifecycle.note_published()
+            return
+        if _exchange(staging, site_dir):
+            lifecycle.note_published()
+            old = staging  # now holds the previous site
+        else:
+            old = Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
+            os.rmdir(old)
+            os.rename(site_dir, old)
+            os.rename(staging, site_dir)
+            lifecycle.note_published()
+    shutil.rmtree(old, ignore_errors=True)  # if interrupted, the next build removes the rest
