@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from kbtool.config import Config
@@ -60,4 +61,8 @@ class SiteContext:
 
     def common_key(self) -> tuple[Any, ...]:
         """What every page's key shares: renderer version and every setting."""
+        return self._common_key
+
+    @cached_property
+    def _common_key(self) -> tuple[Any, ...]:
         return (self.version, self.config.fingerprint())

@@ -49,13 +49,11 @@ def page_key(site: SiteContext, path: str) -> str:
     of related pages, sources, backlinks, neighbours), its cell results, the settings and the
     renderer itself."""
     page = site.wiki.pages[path]
-    parts = (
-        site.common_key(),
-        page.digest,
-        site.infos[path].digest_text(),
-        result_digest(site.results.get(path)),
-    )
-    return hashlib.blake2b(repr(parts).encode(), digest_size=16).hexdigest()
+    digest = hashlib.blake2b(repr(site.common_key()).encode(), digest_size=16)
+    digest.update(page.digest.encode())
+    digest.update(site.infos[path].key_bytes())
+    digest.update(result_digest(site.results.get(path)).encode())
+    return digest.hexdigest()
 
 
 def _toc(headings: tuple[Heading, ...]) -> str:

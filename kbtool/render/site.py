@@ -6,6 +6,7 @@ on these values of *other* pages, so they are also what its incremental-build ke
 
 from __future__ import annotations
 
+import marshal
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
@@ -52,13 +53,14 @@ class PageInfo:
     #: (link target as written, title shown) for every other page its body links to.
     linked_titles: tuple[tuple[str, str], ...]
 
-    def digest_text(self) -> str:
-        """Everything above as plain text, for the page's key (a dataclass repr is slow)."""
+    def key_bytes(self) -> bytes:
+        """Everything above as bytes, for the page's key: marshal of plain tuples and strings
+        (a dataclass repr, or any repr of long Chinese text, is many times slower)."""
 
-        def entries(items: tuple[Entry, ...]) -> tuple[object, ...]:
+        def entries(items: tuple[Entry, ...]) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
             return tuple((e.text, e.ref.parts() if e.ref else None) for e in items)
 
-        return repr(
+        return marshal.dumps(
             (
                 self.ref.parts(),
                 self.summary,
