@@ -84,6 +84,7 @@ _RULES = [
     ),
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
+    Rule("KB502", "error", "page cannot be rendered: kbtool's renderer failed (please report it)"),
     Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
 ]
 

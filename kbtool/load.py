@@ -329,13 +329,30 @@ def _process(path: str, data: bytes, kind: str, digest: str) -> Processed:
     from kbtool.render.markdown import render_body
     from kbtool.search.text import search_doc
 
-    doc = search_doc(page, tokens)  # before rendering, which changes the tokens
-    rendered = render_body(page, tokens, translator(_LANGUAGE[0]))
+    try:
+        doc = search_doc(page, tokens)  # before rendering, which changes the tokens
+        rendered = render_body(page, tokens, translator(_LANGUAGE[0]))
+    except Exception as error:  # a renderer bug on one page fails that page alone
+        doc, rendered = _unrendered(page, error)
     return (
         dump_page(page),
         json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8"),
         json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8"),
     )
+
+
+def _unrendered(page: Page, error: Exception) -> tuple[SearchDoc, PageBody]:
+    """An empty body carrying a KB502 error, and no search text, for a page that broke the
+    renderer."""
+    from kbtool.diagnostics import Diagnostic
+    from kbtool.render.markdown import PageBody
+    from kbtool.render.urls import page_output
+    from kbtool.search.text import SearchDoc
+
+    message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
+    body = PageBody("", (), None, (Diagnostic(page.path, 1, 1, "KB502", "error", message),), False)
+    empty = SearchDoc(page.path, page_output(page.path), page.title, "", "", (), (), "")
+    return empty, body
 
 
 def _process_chunk(indices: range) -> list[Processed]:

@@ -85,3 +85,44 @@ def test_a_kept_memory_reads_nothing_of_unchanged_pages(
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
     assert all(name.endswith("mamba.md") for name in read)
+
+
+def test_a_page_that_breaks_the_renderer_fails_alone(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import kbtool.render.markdown
+
+    real = kbtool.render.markdown.render_body
+
+    def breaking(page, tokens, t):  # type: ignore[no-untyped-def]
+        if page.path.endswith("mamba.md"):
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(page, tokens, t)
+
+    monkeypatch.setattr(kbtool.render.markdown, "render_body", breaking)
+    report = build(repo)
+    assert not report.published  # an error: the site is not published
+    [failed] = [d for d in report.diagnostics if d.code == "KB502"]
+    assert failed.path == "wiki/concepts/mamba.md" and "RecursionError" in failed.message
+    # every other page was rendered: only this one failed
+    assert len({d.path for d in report.diagnostics if d.severity == "error"}) == 1
+
+
+def test_a_page_that_breaks_its_assembly_fails_alone(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbtool.render import build as build_module
+
+    real = build_module.render_page
+
+    def breaking(site, path):  # type: ignore[no-untyped-def]
+        if path.endswith("karpathy.md"):
+            raise ValueError("bad template value")
+        return real(site, path)
+
+    monkeypatch.setattr(build_module, "render_page", breaking)
+    report = build(repo)
+    assert not report.published
+    assert [(d.path, d.code) for d in report.diagnostics if d.severity == "error"] == [
+        ("wiki/entities/karpathy.md", "KB502")
+    ]

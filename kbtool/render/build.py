@@ -189,7 +189,11 @@ def _render_pages(paths: list[str]) -> list[tuple[str, Rendered]]:
     staging: Path = _WORK["staging"]
     done = []
     for path in paths:
-        rendered = render_page(site, path)
+        try:
+            rendered = render_page(site, path)
+        except Exception as error:  # a renderer bug on one page fails that page alone
+            message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
+            rendered = Rendered({}, (Diagnostic(path, 1, 1, "KB502", "error", message),))
         for name, text in rendered.files.items():
             write_file(staging, name, text)
         for copy in rendered.copies:
