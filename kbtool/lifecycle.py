@@ -9,7 +9,6 @@ However the kbtool process ends, no process it started outlives it by more than 
 - Worker pools (:func:`worker_pool`) fork workers that receive SIGKILL when kbtool dies, even by
   SIGKILL or a crash (``PR_SET_PDEATHSIG``), ignore Ctrl-C (kbtool stops them itself), and are
   killed at once when kbtool leaves the pool early, instead of finishing the queued work.
-- Programs kbtool runs (:func:`dying_with_parent`) get the same parent-death signal.
 
 The warm worker of :mod:`kbtool.execute` and its page processes use :func:`die_with_parent` too.
 """
@@ -152,32 +151,6 @@ def _kill_workers(pool: ProcessPoolExecutor) -> None:
     writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
     if writer is not None:
         writer.close()
-
-
-_TRAMPOLINE = """
-import ctypes, ctypes.util, os, signal, sys
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # as subprocess leaves them for a program
-signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
-ctypes.CDLL(ctypes.util.find_library("c") or None).prctl(1, 9, 0, 0, 0)
-if os.getppid() != int(sys.argv[1]):
-    os._exit(1)
-try:
-    os.execvp(sys.argv[2], sys.argv[2:])
-except OSError as error:
-    sys.stderr.write(f"cannot run {sys.argv[2]}: {error.strerror}\\n")
-    os._exit(127)
-"""
-
-
-def dying_with_parent(command: list[str]) -> list[str]:
-    """``command``, run so that it receives SIGKILL if kbtool dies (the signal survives exec).
-
-    A tiny Python trampoline asks for it, then execs the program: ``subprocess`` has no such
-    option, and a ``preexec_fn`` is unsafe while other threads run (``kbtool serve``).
-    """
-    if not sys.platform.startswith("linux"):
-        return command
-    return [sys.executable, "-I", "-S", "-c", _TRAMPOLINE, str(os.getpid()), *command]
 
 
 # -- stop signals ---------------------------------------------------------------------------

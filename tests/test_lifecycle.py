@@ -79,16 +79,6 @@ def test_a_child_whose_parent_died_before_it_asked_exits_at_once(tmp_path: Path)
 
 
 @linux
-def test_a_program_run_dying_with_parent_dies_with_it() -> None:
-    code = (
-        "import subprocess\n"
-        "from kbtool.lifecycle import dying_with_parent\n"
-        "child = subprocess.Popen(dying_with_parent(['sleep', '60']), stdout=subprocess.DEVNULL)\n"
-        "print(child.pid)\n"
-    )
-    assert _gone(_run_and_exit(code))
-
-
 def test_sigterm_is_raised_as_an_interrupt_and_the_handlers_are_restored() -> None:
     before = signal.getsignal(signal.SIGTERM)
     with pytest.raises(Interrupted) as caught, signals_as_interrupts():
