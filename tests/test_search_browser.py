@@ -106,10 +106,16 @@ BROWSER_SEARCH = """async ([q, n]) => {
 }"""
 
 
+def typed(page: Any, text: str) -> None:
+    """Type ``text`` key by key and wait for the results of the whole of it: results follow
+    each keystroke, and on a slow machine those of a prefix show first."""
+    page.locator("#search-input").press_sequentially(text, delay=20)
+    page.wait_for_selector(f"#search-results[data-query='{text}'] .search-hit")
+
+
 def test_typing_shows_results_with_highlights(visit: Any, site: Path) -> None:
     page, watched = visit("index.html")
-    page.locator("#search-input").press_sequentially("注意力", delay=30)
-    page.wait_for_selector("#search-results .search-hit")
+    typed(page, "注意力")
     total, first = terminal(site, "注意力", 8)
     assert str(total) in page.locator("#search-results .search-status").inner_text()
     titles = page.locator("#search-results .search-hit-title").all_inner_texts()
@@ -148,8 +154,7 @@ def test_search_page_pages_through_every_result_in_terminal_order(visit: Any, si
 
 def test_keyboard_moves_through_results_and_opens_one(visit: Any) -> None:
     page, watched = visit("index.html")
-    page.locator("#search-input").press_sequentially("Transformer", delay=20)
-    page.wait_for_selector("#search-results .search-hit")
+    typed(page, "Transformer")
     page.keyboard.press("ArrowDown")
     first = page.locator("#search-results a.search-hit-link").first
     assert first.evaluate("a => a === document.activeElement")
@@ -163,8 +168,7 @@ def test_keyboard_moves_through_results_and_opens_one(visit: Any) -> None:
 
 def test_escape_closes_and_enter_opens_the_search_page(visit: Any) -> None:
     page, watched = visit("index.html")
-    page.locator("#search-input").press_sequentially("policy", delay=20)
-    page.wait_for_selector("#search-results .search-hit")
+    typed(page, "policy")
     page.keyboard.press("Escape")  # closes the list (and, in a search box, clears it)
     assert page.locator("#search-results .search-hit").count() == 0
     page.locator("#search-input").fill("policy")
@@ -215,8 +219,7 @@ def test_search_works_from_a_folder(browser: Any, site: Path) -> None:  # noqa: 
     page.on("request", lambda r: requests.append(r.url))
     try:
         page.goto((site / "wiki" / "concepts" / "transformer.html").as_uri())
-        page.locator("#search-input").press_sequentially("缩放点积", delay=20)
-        page.wait_for_selector("#search-results .search-hit")
+        typed(page, "缩放点积")
         assert page.locator("#search-results mark").first.inner_text() == "缩放点积"
         page.goto((site / "search.html").as_uri() + "?q=policy")
         page.wait_for_selector('main #search-results[aria-busy="false"] .search-hit')

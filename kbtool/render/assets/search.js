@@ -492,6 +492,7 @@
         nodes.push(all);
       }
       box.replaceChildren(...nodes);
+      box.dataset.query = query; // which query these results answer (keystrokes race)
       box.classList.add("open");
       input.setAttribute("aria-expanded", "true");
     }, 60);
