@@ -129,9 +129,9 @@ def _relevant(config: Config) -> Callable[[Any, str], bool]:
     site = str(config.root / config.site_dir)
 
     def keep(_change: Any, path: str) -> bool:
-        if path.startswith((cache, site)):
-            return False
-        return "." in Path(path).name  # any file with an extension: .md, pyproject.toml, images
+        # Any change in the watched folders: a page, an image, pyproject.toml, and a folder of
+        # pages moved in or out (a name without an extension). Not kbtool's own output.
+        return not path.startswith((cache, site))
 
     return keep
 

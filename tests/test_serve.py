@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.config import config_from_table
+from kbtool.config import Config, config_from_table
 from kbtool.serve import RELOAD_PATH, BuildVersion, make_server, watch_and_rebuild
 
 
@@ -157,3 +157,15 @@ def test_kbtool_serve_builds_and_serves(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_watcher_sees_folders_moved_in_and_ignores_its_own_output(tmp_path: Path) -> None:
+    from kbtool.serve import _relevant
+
+    config = Config(root=tmp_path)
+    keep = _relevant(config)
+    assert keep(None, str(tmp_path / "wiki" / "moved-folder"))  # no extension: a folder
+    assert keep(None, str(tmp_path / "wiki" / "a.md"))
+    assert keep(None, str(tmp_path / "pyproject.toml"))
+    assert not keep(None, str(tmp_path / "site" / "index.html"))
+    assert not keep(None, str(config.cache_path / "store.sqlite-wal"))
