@@ -4,7 +4,9 @@ Playwright's own browser download is never used: ``executable_path`` points at t
 binary. Where it is absent the tests skip with the reason, except in CI (``CI=true``), where
 ``.ci/run`` installs it and its absence is a failure.
 
-Test modules import the fixture and helpers: ``from _browser import browser, static_server``.
+Its fixtures (``browser``, ``base``, ``visit``) reach every test module through
+``pytest_plugins`` in ``conftest.py``; ``base`` and ``visit`` serve the requesting module's
+``site`` fixture (the folder it built). Helpers are imported: ``from _browser import ...``.
 """
 
 from __future__ import annotations
@@ -120,3 +122,27 @@ def open_page(browser: Any, base: str) -> tuple[Any, Any, Watched]:
 def screenshot(page: Any, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def base(site: Path) -> Iterator[str]:
+    """The URL of the module's ``site``, served on 127.0.0.1."""
+    with static_server(site) as url:
+        yield url
+
+
+@pytest.fixture
+def visit(browser: Any, base: str) -> Iterator[Any]:
+    """``page, watched = visit("index.html")``: a fresh context that keeps to the site."""
+    contexts: list[Any] = []
+
+    def go(path: str) -> tuple[Any, Watched]:
+        context, page, watched = open_page(browser, base)
+        contexts.append(context)
+        page.goto(base + path)
+        page.wait_for_load_state("networkidle")
+        return page, watched
+
+    yield go
+    for context in contexts:
+        context.close()

@@ -18,6 +18,9 @@ from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
 from kbtool.load import load_wiki
 
+# The browser tests' fixtures (browser, base, visit), for every module that asks for them.
+pytest_plugins = ["_browser"]
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 

@@ -8,12 +8,11 @@ recorded; console errors and dialogs are recorded too. Screenshots go to ``test-
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, browser, open_page, screenshot, static_server  # noqa: F401
+from _browser import Watched, screenshot
 
 from kbtool.cli import main
 
@@ -61,29 +60,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert code == 0, "kbtool build of the bundled wiki failed"
     assert (root / "site" / TRANSFORMER).is_file()
     return root / "site"
-
-
-@pytest.fixture(scope="module")
-def base(site: Path) -> Iterator[str]:
-    with static_server(site) as url:
-        yield url
-
-
-@pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Any]:  # noqa: F811
-    """``page, watched = visit("index.html")``: a fresh context that keeps to the site."""
-    contexts: list[Any] = []
-
-    def go(path: str) -> tuple[Any, Watched]:
-        context, page, watched = open_page(browser, base)
-        contexts.append(context)
-        page.goto(base + path)
-        page.wait_for_load_state("networkidle")
-        return page, watched
-
-    yield go
-    for context in contexts:
-        context.close()
 
 
 def assert_clean(watched: Watched, missing_images: bool = False) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, browser, open_page, screenshot, static_server  # noqa: F401
+from _browser import Watched, open_page, screenshot
 
 from kbtool.cli import main
 from kbtool.render.diagrams import MERMAID
@@ -112,14 +112,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root / "site"
 
 
-@pytest.fixture(scope="module")
-def base(site: Path) -> Iterator[str]:
-    with static_server(site) as url:
-        yield url
-
-
 class Visit:
-    def __init__(self, browser: Any, base: str) -> None:  # noqa: F811
+    def __init__(self, browser: Any, base: str) -> None:
         self.browser, self.base, self.contexts = browser, base, []
         self.requests: list[str] = []
 
@@ -138,7 +132,7 @@ class Visit:
 
 
 @pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Visit]:  # noqa: F811
+def visit(browser: Any, base: str) -> Iterator[Visit]:
     visitor = Visit(browser, base)
     yield visitor
     for context in visitor.contexts:

@@ -4,12 +4,11 @@ keyboard, a site opened from a folder, and the same answers as ``kbtool search``
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, browser, open_page, screenshot, static_server  # noqa: F401
+from _browser import Watched, screenshot
 
 from kbtool.cli import main
 from kbtool.search.engine import IndexFiles, hits, rank
@@ -63,28 +62,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert main(["-C", str(root), "build"]) == 0
     assert "delta" in (root / "site" / "search" / "meta.js").read_text(encoding="utf-8")
     return root / "site"
-
-
-@pytest.fixture(scope="module")
-def base(site: Path) -> Iterator[str]:
-    with static_server(site) as url:
-        yield url
-
-
-@pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Any]:  # noqa: F811
-    contexts: list[Any] = []
-
-    def go(path: str) -> tuple[Any, Watched]:
-        context, page, watched = open_page(browser, base)
-        contexts.append(context)
-        page.goto(base + path)
-        page.wait_for_load_state("networkidle")
-        return page, watched
-
-    yield go
-    for context in contexts:
-        context.close()
 
 
 def clean(watched: Watched) -> None:
@@ -209,7 +186,7 @@ def test_page_text_with_script_never_runs(visit: Any) -> None:
     clean(watched)
 
 
-def test_search_works_from_a_folder(browser: Any, site: Path) -> None:  # noqa: F811
+def test_search_works_from_a_folder(browser: Any, site: Path) -> None:
     context = browser.new_context()
     page = context.new_page()
     errors: list[str] = []
