@@ -7,13 +7,14 @@ JSON), never tokens. Both are kept in the store under the file's content digest.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import multiprocessing
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from kbtool import __version__
 from kbtool.cache import dump_page, load_page, source_digest
@@ -33,7 +34,8 @@ if TYPE_CHECKING:
 _PARALLEL_THRESHOLD = 64
 PAGE, BODY, SEARCH = "page", "body", "search"
 
-# Work handed to forked workers through memory they inherit, instead of pickling file bytes.
+# Work handed to forked workers through memory they inherit, instead of pickling file bytes:
+# the files to parse, and the language of the bodies to render (none: parse only).
 _PENDING: list[tuple[str, bytes, str, str]] = []
 _LANGUAGE: list[str] = []
 
@@ -231,32 +233,53 @@ def fetch_bodies(
     memory: Memory | None = None,
 ) -> None:
     """Add to ``loaded.bodies`` the stored bodies of ``paths`` (the pages about to be
-    rendered); a body that cannot be read is rendered again from its file."""
+    rendered)."""
     wanted = [p for p in paths if p not in loaded.bodies]
-    if not wanted:
-        return
-    rkey = renderer_key(config)
-    files = {item.path: (item, data, digest) for item, data, digest in snapshot.files}
-    stored = store.some(BODY, wanted)
-    for path in wanted:
-        item, data, digest = files[path]
-        record = stored.get(path)
-        body = None
-        if record is not None and record[0] == f"{digest}.{rkey}":
-            try:
-                body = _decode_body(record[1])
-            except (ValueError, KeyError, TypeError, IndexError):  # damaged or foreign
-                body = None
-        if body is None:
-            _LANGUAGE[:] = [config.language]
-            try:
-                body = _decode_body(_process(path, data, item.kind, digest)[1] or b"")
-            finally:
-                _LANGUAGE.clear()
+    for path, body in _records(config, snapshot, store, BODY, wanted, _decode_body).items():
         loaded.bodies[path] = body
         if memory is not None and path in memory:
             key, (page, _) = memory[path]
             memory[path] = (key, (page, body))
+
+
+def fetch_search_docs(
+    config: Config, snapshot: Snapshot, store: Store, loaded: Loaded, paths: Iterable[str]
+) -> dict[str, SearchDoc]:
+    """The search text of ``paths``: taken when they were parsed now, else stored."""
+    wanted = list(paths)
+    found = {p: loaded.docs[p] for p in wanted if p in loaded.docs}
+    rest = [p for p in wanted if p not in found]
+    found.update(_records(config, snapshot, store, SEARCH, rest, _decode_doc))
+    return found
+
+
+T = TypeVar("T")
+
+
+def _records(
+    config: Config,
+    snapshot: Snapshot,
+    store: Store,
+    kind: str,
+    paths: list[str],
+    decode: Callable[[bytes], T],
+) -> dict[str, T]:
+    """The stored body or search text (``kind``) of each of ``paths``, decoded; one that is
+    missing, stale or cannot be read is made again from its file."""
+    rkey = renderer_key(config)
+    files = {item.path: (item, data, digest) for item, data, digest in snapshot.files}
+    stored = store.some(kind, paths)
+    found: dict[str, T] = {}
+    for path in paths:
+        item, data, digest = files[path]
+        record = stored.get(path)
+        if record is not None and record[0] == f"{digest}.{rkey}":
+            with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
+                found[path] = decode(record[1])  # else damaged or foreign: made again
+        if path not in found:
+            _, body, doc = _process(path, data, item.kind, digest, config.language)
+            found[path] = decode((body if kind == BODY else doc) or b"")
+    return found
 
 
 def _decode_body(data: bytes) -> PageBody:
@@ -271,40 +294,6 @@ def _decode_doc(data: bytes) -> SearchDoc:
     return SearchDoc.from_json(json.loads(data))
 
 
-def fetch_search_docs(
-    config: Config, snapshot: Snapshot, store: Store, loaded: Loaded, paths: Iterable[str]
-) -> dict[str, SearchDoc]:
-    """The search text of ``paths``: parsed now, else stored, else parsed again from its file
-    (a record that cannot be read)."""
-    wanted = list(paths)
-    found = {p: loaded.docs[p] for p in wanted if p in loaded.docs}
-    rkey = renderer_key(config)
-    digests = {item.path: digest for item, _, digest in snapshot.files}
-    stored = store.some(SEARCH, [p for p in wanted if p not in found])
-    again = []
-    for path in wanted:
-        if path in found:
-            continue
-        record = stored.get(path)
-        try:
-            if record is not None and record[0] == f"{digests[path]}.{rkey}":
-                found[path] = _decode_doc(record[1])
-                continue
-        except (ValueError, KeyError, TypeError, IndexError):  # damaged or foreign
-            pass
-        again.append(path)
-    if again:
-        files = {item.path: (item, data, digest) for item, data, digest in snapshot.files}
-        _LANGUAGE[:] = [config.language]
-        try:
-            for path in again:
-                item, data, digest = files[path]
-                found[path] = _decode_doc(_process(path, data, item.kind, digest)[2] or b"{}")
-        finally:
-            _LANGUAGE.clear()
-    return found
-
-
 def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
     try:
         with open(os.path.join(root, item.path), "rb") as f:  # plain strings: 7,000 files
@@ -317,13 +306,14 @@ def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
 Processed = tuple[bytes, bytes | None, bytes | None]
 
 
-def _process(path: str, data: bytes, kind: str, digest: str) -> Processed:
-    """Parse one file and, for a build, take its search text and render its body from the
-    same tokens: (page, body, search text) as compact records."""
+def _process(path: str, data: bytes, kind: str, digest: str, language: str | None) -> Processed:
+    """Parse one file and, for a build (a ``language`` for the body's UI strings), take its
+    search text and render its body from the same tokens: (page, body, search text) as
+    compact records."""
     from kbtool.parse.page import parse_page_tokens
 
     page, tokens = parse_page_tokens(path, data, kind, digest)  # type: ignore[arg-type]
-    if not _LANGUAGE:
+    if language is None:
         return dump_page(page), None, None
     from kbtool.render.i18n import translator
     from kbtool.render.markdown import render_body
@@ -331,7 +321,7 @@ def _process(path: str, data: bytes, kind: str, digest: str) -> Processed:
 
     try:
         doc = search_doc(page, tokens)  # before rendering, which changes the tokens
-        rendered = render_body(page, tokens, translator(_LANGUAGE[0]))
+        rendered = render_body(page, tokens, translator(language))
     except Exception as error:  # a renderer bug on one page fails that page alone
         doc, rendered = _unrendered(page, error)
     return (
@@ -356,7 +346,8 @@ def _unrendered(page: Page, error: Exception) -> tuple[SearchDoc, PageBody]:
 
 
 def _process_chunk(indices: range) -> list[Processed]:
-    return [_process(*_PENDING[i]) for i in indices]
+    language = _LANGUAGE[0] if _LANGUAGE else None
+    return [_process(*_PENDING[i], language) for i in indices]
 
 
 def _parse_all(
@@ -379,7 +370,7 @@ def _parse_all(
         ):
             results = []
             for item in todo:
-                results.append(_process(*item))
+                results.append(_process(*item, language))
                 if on_parsed:
                     on_parsed(1, len(todo))
             return results

@@ -126,3 +126,19 @@ def test_a_page_that_breaks_its_assembly_fails_alone(
     assert [(d.path, d.code) for d in report.diagnostics if d.severity == "error"] == [
         ("wiki/entities/karpathy.md", "KB502")
     ]
+
+
+def test_a_damaged_stored_body_is_rendered_again_from_its_file(repo: Path) -> None:
+    import sqlite3
+
+    build(repo)
+    path = repo / "wiki/concepts/mamba.md"
+    path.write_text(path.read_text().replace("# Mamba", "# Mamba SSM"))
+    db = sqlite3.connect(repo / ".kbtool" / "store.sqlite")
+    db.execute("UPDATE records SET value = x'7b' WHERE kind IN ('body', 'search')")
+    db.commit()
+    db.close()
+    report = build(repo)  # transformer.md shows the new title: its body is needed again
+    assert report.published and "page:wiki/concepts/transformer.md" in report.rendered_outputs
+    html = (repo / "site/wiki/concepts/transformer.html").read_text()
+    assert ">Mamba SSM</a>" in html and 'href="mamba.html' in html
