@@ -49,7 +49,7 @@ class Facts:
 
     @classmethod
     def of(cls, config: Config, page: Page, data: bytes) -> Facts:
-        found = source_date_of(config, page, data.decode("utf-8", errors="replace"))
+        found = source_date_of(config, page, lambda: data)
         ingested = found.when.isoformat() if found is not None and found.when else ""
         return cls(page.kind, page.title, tuple(sorted(page.slugs)), ingested)
 

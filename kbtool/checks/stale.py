@@ -7,7 +7,7 @@ not say what the source says yet.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 
 from kbtool.checks.base import diagnostic
@@ -18,28 +18,35 @@ from kbtool.source_dates import SourceDate, parse_date, read_source_date
 from kbtool.wiki import Status, Wiki
 
 
-def source_date_of(config: Config, page: Page, text: str | None) -> SourceDate | None:
-    """The date a source page gives where ``source-date`` says (None for a wiki page)."""
-    if config.source_date is None or page.kind != "source":
+def source_date_of(
+    config: Config, page: Page, read: Callable[[], bytes | None]
+) -> SourceDate | None:
+    """The date a source page gives where ``source-date`` says (None for a wiki page).
+    ``read()`` gives the file's bytes; it is called only for a labelled field in the body."""
+    how = config.source_date
+    if how is None or page.kind != "source":
         return None
-    return read_source_date(
-        page, text if config.source_date[0] == "label" else None, config.source_date
-    )
+    data = read() if how[0] == "label" else None
+    text = data.decode("utf-8", errors="replace") if data is not None else None
+    return read_source_date(page, text, how)
 
 
-def _read(wiki: Wiki, page: Page) -> str | None:
-    # The page model keeps no body text; the field is read from the file (sources only).
-    try:
-        return (wiki.config.root / page.path).read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
+def _reader(wiki: Wiki, page: Page) -> Callable[[], bytes | None]:
+    # The page model keeps no body text: a labelled field is read from the file.
+    def read() -> bytes | None:
+        try:
+            return (wiki.config.root / page.path).read_bytes()
+        except OSError:
+            return None
+
+    return read
 
 
 def _checked_source_dates(wiki: Wiki) -> dict[str, SourceDate]:
     """The dates the checked source pages give, as written, by path."""
     dates = {}
     for page in wiki.checked_pages:
-        found = source_date_of(wiki.config, page, _read(wiki, page))
+        found = source_date_of(wiki.config, page, _reader(wiki, page))
         if found is not None:
             dates[page.path] = found
     return dates
