@@ -121,10 +121,7 @@ class Store:
     def some(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
         """The records of ``kind`` among ``names`` (missing ones left out)."""
         found: dict[str, tuple[str, bytes]] = {}
-        wanted = list(names)
-        for start in range(0, len(wanted), 500):  # SQLite's limit on bound parameters
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(names):
             rows = self._db.execute(
                 f"SELECT name, key, value FROM records WHERE kind = ? AND name IN ({marks})",
                 (kind, *chunk),
@@ -135,10 +132,7 @@ class Store:
     def dependents(self, facts: Iterable[str]) -> set[str]:
         """Pages whose stored check results depend on any of ``facts``."""
         pages: set[str] = set()
-        wanted = list(facts)
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start : start + 500]
-            marks = ",".join("?" * len(chunk))
+        for chunk, marks in _chunks(facts):
             rows = self._db.execute(f"SELECT page FROM deps WHERE fact IN ({marks})", chunk)
             pages.update(page for (page,) in rows)
         return pages
@@ -223,6 +217,15 @@ class Store:
 
     def uncited_sources(self) -> list[str]:
         return [path for (path,) in self._db.execute(_UNCITED)]
+
+
+def _chunks(values: Iterable[str], size: int = 500) -> Iterator[tuple[list[str], str]]:
+    """``values`` in lists small enough for one query (SQLite limits bound parameters), each
+    with its ``?,?,...`` placeholders."""
+    items = list(values)
+    for start in range(0, len(items), size):
+        chunk = items[start : start + size]
+        yield chunk, ",".join("?" * len(chunk))
 
 
 def _notice(message: str) -> None:
