@@ -95,13 +95,13 @@ Memory = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
 
 @dataclass
 class Loaded:
-    """Pages by path (sorted), their bodies when asked for, and which were parsed now."""
+    """Pages by path (sorted); the bodies known so far (parsed now, kept in memory, or fetched
+    for rendering); the search texts of the pages parsed now."""
 
     pages: dict[str, Page]
     bodies: dict[str, PageBody] = field(default_factory=dict)
     #: the search text of the pages parsed now (others': :func:`fetch_search_docs`)
     docs: dict[str, SearchDoc] = field(default_factory=dict)
-    parsed: set[str] = field(default_factory=set)
 
 
 def load_pages(
@@ -148,7 +148,6 @@ def load_pages(
         page = load_page(page_bytes)
         assert page is not None  # just pickled by our own worker
         loaded.pages[path] = page
-        loaded.parsed.add(path)
         page_rows.append((path, f"{digest}.{pkey}", page_bytes))
         if body_bytes is not None and doc_bytes is not None:
             loaded.bodies[path] = _decode_body(body_bytes)

@@ -206,9 +206,6 @@ class Store:
             self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
         self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
 
-    def linked_pages(self) -> set[str]:
-        return {path for (path,) in self._db.execute("SELECT path FROM graph_pages")}
-
     def orphans(self) -> list[str]:
         return [path for (path,) in self._db.execute(_ORPHANS)]
 
