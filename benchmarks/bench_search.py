@@ -42,9 +42,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
 
+from kbtool.build.load import load_wiki  # noqa: E402
+from kbtool.build.site import build_site  # noqa: E402
 from kbtool.config import load_config  # noqa: E402
-from kbtool.load import load_wiki  # noqa: E402
-from kbtool.render.build import build_site  # noqa: E402
 from kbtool.search import layout  # noqa: E402
 from kbtool.search.engine import IndexFiles, hits, rank  # noqa: E402
 from kbtool.search.site import _tokens  # noqa: E402

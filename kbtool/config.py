@@ -8,6 +8,7 @@ wrong values are collected and reported together (exit 2).
 from __future__ import annotations
 
 import hashlib
+import os
 import posixpath
 import re
 import tomllib
@@ -59,8 +60,17 @@ class Config:
         return (self.wiki, *self.wiki_more)
 
     @property
+    def site_path(self) -> Path:
+        return (self.root / self.site_dir).resolve()
+
+    @property
     def cache_path(self) -> Path:
         return self.root / self.cache_dir
+
+    def workers(self, asked: int | None = None) -> int:
+        """Worker processes: ``asked`` (``-j``), else the configured ``jobs``, else one per
+        core this process may use."""
+        return asked or self.jobs or len(os.sched_getaffinity(0))
 
     def level(self, code: str) -> str:
         """The configured severity of ``code``: exact code first, then its prefixes."""

@@ -1,10 +1,11 @@
-"""Diagnostics and their three output formats: text (compiler-style), json and github."""
+"""Diagnostics: what a check found, where; which codes are reported, at which severity.
+
+Their output formats are the :mod:`kbtool.report` package."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from kbtool.codes import Level
 from kbtool.config import Config
@@ -87,50 +88,3 @@ def summarize(diagnostics: Iterable[Diagnostic], pages: int, seconds: float) -> 
     diagnostics = list(diagnostics)
     errors = sum(d.severity == "error" for d in diagnostics)
     return Summary(errors, len(diagnostics) - errors, pages, seconds)
-
-
-def format_text(diagnostics: list[Diagnostic], summary: Summary) -> str:
-    lines = [d.format() for d in diagnostics]
-    lines.append(summary.format())
-    return "\n".join(lines)
-
-
-def format_json(diagnostics: list[Diagnostic], summary: Summary) -> str:
-    return json.dumps(
-        {"diagnostics": [asdict(d) for d in diagnostics], "summary": asdict(summary)},
-        ensure_ascii=False,
-        indent=2,
-    )
-
-
-def _escape_github(text: str, *, property_value: bool = False) -> str:
-    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    if property_value:
-        text = text.replace(":", "%3A").replace(",", "%2C")
-    return text
-
-
-def format_github(diagnostics: list[Diagnostic], summary: Summary) -> str:
-    """GitHub Actions workflow commands: one annotation per diagnostic."""
-    lines = []
-    for d in diagnostics:
-        command = "error" if d.severity == "error" else "warning"
-        props = f"file={_escape_github(d.path, property_value=True)},line={d.line},col={d.col}"
-        props += f",title={d.code}"
-        lines.append(f"::{command} {props}::{_escape_github(d.message)}")
-    lines.append(summary.format())
-    return "\n".join(lines)
-
-
-def _format_sarif(diagnostics: list[Diagnostic], summary: Summary) -> str:
-    from kbtool.sarif import format_sarif  # imported here: it imports this module
-
-    return format_sarif(diagnostics, summary)
-
-
-FORMATTERS = {
-    "text": format_text,
-    "json": format_json,
-    "github": format_github,
-    "sarif": _format_sarif,
-}

@@ -87,16 +87,22 @@ def _watch_parent(parent: int) -> None:
     os._exit(1)
 
 
-def _start_worker(parent: int) -> None:
-    """Pool initializer, run in each forked worker before any work."""
+def _start_worker(parent: int, then: Callable[..., object] | None, args: tuple[Any, ...]) -> None:
+    """Pool initializer, run in each forked worker before any work; then the caller's."""
     _leave_stop_signals_to_kbtool()
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if then is not None:
+        then(*args)
 
 
 @contextlib.contextmanager
-def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+def worker_pool(
+    jobs: int, initializer: Callable[..., object] | None = None, initargs: tuple[Any, ...] = ()
+) -> Iterator[ProcessPoolExecutor]:
     """A pool of ``jobs`` forked workers that end with this process and with this block.
+    ``initializer(*initargs)`` runs in each worker first; being forked, the workers inherit
+    ``initargs`` as they are, without pickling them.
 
     Leaving the block by an exception (Ctrl-C, SIGTERM, a bug) kills the workers at once; the
     work they had not done is dropped. A worker that dies (the kernel's OOM killer) becomes a
@@ -108,7 +114,10 @@ def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
 
     context = multiprocessing.get_context("fork")
     pool = ProcessPoolExecutor(
-        jobs, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        jobs,
+        mp_context=context,
+        initializer=_start_worker,
+        initargs=(os.getpid(), initializer, initargs),
     )
     try:
         # A forking pool starts all its workers at the first task. Interrupted half-way, it

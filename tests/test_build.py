@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from kbtool.build import site as build_module
+from kbtool.build.site import BuildReport, build_site
 from kbtool.cli import main
 from kbtool.config import Config, config_from_table
 from kbtool.execute.results import CellResult, PageResult
-from kbtool.render import build as build_module
-from kbtool.render.build import BuildReport, build_site
 
 
 def page(body: str = "", **meta: object) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_build import build, page, write
 
-import kbtool.render.build as build_module
+import kbtool.build.site as build_module
 
 
 @pytest.fixture

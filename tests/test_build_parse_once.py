@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from test_build import build, small_wiki, write
 
-import kbtool.load
+import kbtool.build.load
 import kbtool.parse.markdown
 import kbtool.parse.page
-from kbtool.load import Memory
+from kbtool.build.load import Memory
 
 
 @pytest.fixture
@@ -72,14 +72,14 @@ def test_a_kept_memory_reads_nothing_of_unchanged_pages(
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read: list[str] = []
-    real = kbtool.load.Store.some
+    real = kbtool.build.load.Store.some
 
     def some(self, kind, names):  # type: ignore[no-untyped-def]
         names = list(names)
         read.extend(f"{kind}:{n}" for n in names)
         return real(self, kind, names)
 
-    monkeypatch.setattr(kbtool.load.Store, "some", some)
+    monkeypatch.setattr(kbtool.build.load.Store, "some", some)
     parses.clear()
     report = build(repo, memory=memory)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
@@ -111,7 +111,7 @@ def test_a_page_that_breaks_the_renderer_fails_alone(
 def test_a_page_that_breaks_its_assembly_fails_alone(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kbtool.render import build as build_module
+    from kbtool.build import site as build_module
 
     real = build_module.render_page
 

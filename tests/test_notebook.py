@@ -12,7 +12,7 @@ from execute_support import make_repo, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kbtool.notebook import notebook_text, notebook_to_page, page_to_notebook, read_notebook
+from kbtool.notebooks.export import notebook_text, notebook_to_page, page_to_notebook, read_notebook
 from kbtool.parse.page import parse_page
 
 WIKI = Path(__file__).parent.parent / "wiki"

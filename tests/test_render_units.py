@@ -6,13 +6,13 @@ import io
 import os
 from pathlib import Path
 
+from kbtool.build.publish import make_staging, reuse_file, swap_in, write_file
+from kbtool.progress import Progress
 from kbtool.render import urls
 from kbtool.render.i18n import STRINGS, translator
 from kbtool.render.layout import layout
 from kbtool.render.neighbourhood import MAX_SHOWN, neighbourhood_svg
-from kbtool.render.progress import Progress
 from kbtool.render.site import PageInfo, Ref
-from kbtool.render.staging import make_staging, reuse_file, swap_in, write_file
 
 
 def test_urls_are_relative_and_encoded() -> None:

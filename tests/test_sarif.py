@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from kbtool.codes import RULES
-from kbtool.sarif import repository_prefix
+from kbtool.report.sarif import repository_prefix
 
 SCHEMA = json.loads((Path(__file__).parent / "sarif" / "sarif-schema-2.1.0.json").read_text())
 

@@ -419,7 +419,7 @@ def _crash(root: Path, module: str, name: str, crash: str) -> Run:
 def test_a_worker_killed_mid_render_is_reported_in_one_line(root: Path) -> None:
     # What the kernel's OOM killer does to a render worker.
     kill = "os.kill(os.getpid(), signal.SIGKILL)"
-    run = _crash(root, "kbtool.render.build", "render_page", kill)
+    run = _crash(root, "kbtool.build.site", "render_page", kill)
     assert run.process.returncode == 1
     assert "Traceback" not in run.stderr
     assert "a worker process died unexpectedly" in run.stderr
@@ -428,6 +428,6 @@ def test_a_worker_killed_mid_render_is_reported_in_one_line(root: Path) -> None:
 def test_kbtool_crashing_while_its_workers_render_leaves_none_of_them(root: Path) -> None:
     # A bug in kbtool itself, in the process that hands out the work and collects it.
     boom = "raise RuntimeError('a bug in kbtool')"
-    run = _crash(root, "kbtool.render.progress", "Progress.advance", boom)
+    run = _crash(root, "kbtool.progress", "Progress.advance", boom)
     assert run.process.returncode == 1
     assert "RuntimeError: a bug in kbtool" in run.stderr  # a bug is shown as one

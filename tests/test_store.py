@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-import kbtool.load
+import kbtool.build.load
 import kbtool.parse.page
-from kbtool import store as store_module
+from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.config import load_config
-from kbtool.load import load_wiki
+from kbtool.store import db as store_module
 
 
 @pytest.fixture
@@ -245,13 +245,13 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     one = load_wiki(config, jobs=1, use_cache=False)
     pools: list[int] = []
 
-    real_pool = kbtool.load.worker_pool
+    real_pool = kbtool.build.load.worker_pool
 
     def counting_pool(workers: int):  # type: ignore[no-untyped-def]
         pools.append(workers)
         return real_pool(workers)
 
-    monkeypatch.setattr(kbtool.load, "worker_pool", counting_pool)
+    monkeypatch.setattr(kbtool.build.load, "worker_pool", counting_pool)
     two = load_wiki(config, jobs=2, use_cache=False)
     assert pools == [2]  # the pages really were parsed by two worker processes
     assert two.pages == one.pages

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 from kbtool.checks import run_checks
 from kbtool.codes import RULES
-from kbtool.render.progress import StepProgress
+from kbtool.progress import StepProgress
 from kbtool.wiki import Wiki
 
 #: Rules init leaves as they are, however often they fire.

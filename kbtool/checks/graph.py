@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page, Span
-from kbtool.store import Store
+from kbtool.store.db import Store
 from kbtool.wiki import ResolvedLink, Wiki
 
 

@@ -14,7 +14,7 @@ from kbtool.checks.base import diagnostic
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page, Span
-from kbtool.source_dates import SourceDate, parse_date, read_source_date
+from kbtool.parse.source_dates import SourceDate, parse_date, read_source_date
 from kbtool.wiki import Status, Wiki
 
 

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
-from dataclasses import asdict
 from pathlib import Path
 
 from kbtool.config import Config, find_root, load_config
-from kbtool.diagnostics import FORMATTERS, Diagnostic, Summary
+from kbtool.diagnostics import Diagnostic, Summary
+from kbtool.report import WITH_STATISTICS
 
 
 def load_project_config(args: argparse.Namespace) -> Config:
@@ -39,7 +38,7 @@ def add_statistics_argument(parser: argparse.ArgumentParser) -> None:
 
 def refuse_statistics_format(args: argparse.Namespace) -> None:
     """``--statistics`` is a view for people (text) and json; machines' formats have none."""
-    if getattr(args, "statistics", False) and args.format not in ("text", "json"):
+    if getattr(args, "statistics", False) and args.format not in WITH_STATISTICS:
         from kbtool.errors import UsageError
 
         raise UsageError(f"--statistics works with --format text or json, not {args.format}")
@@ -48,18 +47,7 @@ def refuse_statistics_format(args: argparse.Namespace) -> None:
 def format_diagnostics(
     fmt: str, diagnostics: list[Diagnostic], summary: Summary, root: Path, statistics: bool
 ) -> str:
-    """The report in ``fmt``; SARIF URIs relative to the Git repository the wiki is in."""
-    if statistics and fmt in ("text", "json"):
-        from kbtool.statistics import count_codes, format_statistics
+    """The report in ``fmt``."""
+    from kbtool.report import Report, format_report
 
-        if fmt == "json":
-            report = json.loads(FORMATTERS["json"](diagnostics, summary))
-            report["statistics"] = [asdict(row) for row in count_codes(diagnostics)]
-            return json.dumps(report, ensure_ascii=False, indent=2)
-        table = format_statistics(diagnostics)
-        return f"{table}\n{summary.format()}" if table else summary.format()
-    if fmt == "sarif":
-        from kbtool.sarif import format_sarif, repository_prefix
-
-        return format_sarif(diagnostics, summary, repository_prefix(root))
-    return FORMATTERS[fmt](diagnostics, summary)
+    return format_report(fmt, Report(diagnostics, summary, root, statistics))

@@ -14,16 +14,17 @@ from kbtool.commands import (
     load_project_config,
     refuse_statistics_format,
 )
-from kbtool.diagnostics import FORMATTERS, summarize
+from kbtool.diagnostics import summarize
+from kbtool.report import FORMATS
 
 if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever the CLI starts.
+    from kbtool.build.site import BuildReport
     from kbtool.execute.results import PageResult
-    from kbtool.render.build import BuildReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--format", choices=sorted(FORMATTERS), default="text", help="format of the diagnostics"
+        "--format", choices=sorted(FORMATS), default="text", help="format of the diagnostics"
     )
     parser.add_argument(
         "--clean",
@@ -91,7 +92,7 @@ def print_report(
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.render.build import build_site
+    from kbtool.build.site import build_site
 
     refuse_statistics_format(args)
     config = load_project_config(args)

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from kbtool.build.scan import scan
 from kbtool.codes import RULES
 from kbtool.commands import (
     add_jobs_argument,
@@ -15,10 +16,10 @@ from kbtool.commands import (
     load_project_config,
     refuse_statistics_format,
 )
-from kbtool.diagnostics import FORMATTERS, filter_diagnostics, summarize
+from kbtool.diagnostics import filter_diagnostics, summarize
 from kbtool.errors import UsageError
-from kbtool.load import default_jobs, scan
-from kbtool.store import open_store
+from kbtool.report import FORMATS
+from kbtool.store.db import open_store
 from kbtool.timings import Timings
 
 
@@ -26,9 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "paths", nargs="*", metavar="PATH", help="report only on these files or folders"
     )
-    parser.add_argument(
-        "--format", choices=sorted(FORMATTERS), default="text", help="output format"
-    )
+    parser.add_argument("--format", choices=sorted(FORMATS), default="text", help="output format")
     parser.add_argument(
         "--select",
         action="append",
@@ -82,16 +81,15 @@ def run(args: argparse.Namespace) -> int:
     timings = Timings()
     snapshot = scan(config)
     timings.lap("scan")
-    from kbtool.checking import check_wiki  # markdown-it is loaded only if a page changed
-    from kbtool.render.progress import StepProgress
+    from kbtool.build.check import check_wiki  # markdown-it is loaded only if a page changed
+    from kbtool.build.run import new_run
+    from kbtool.progress import StepProgress
 
     # On a terminal only: stderr of a CI log or a pipe gets no bar.
     parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)
     with open_store(config.cache_path) as store:
-        jobs = args.jobs or default_jobs(config)
-        everything = check_wiki(
-            config, snapshot, store, jobs, not args.no_cache, progress=parsing, checking=checking
-        ).diagnostics
+        run = new_run(config, store, snapshot=snapshot, jobs=args.jobs, use_store=not args.no_cache)
+        everything = check_wiki(run, progress=parsing, checking=checking).diagnostics
     parsing.close()
     checking.close()
     timings.lap("check")

@@ -25,15 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kbtool.build.run import Kept
+    from kbtool.build.site import build_site
     from kbtool.commands.build import print_report
     from kbtool.config import load_config
     from kbtool.errors import KbtoolError
-    from kbtool.load import Memory
-    from kbtool.render.build import build_site
     from kbtool.serve import BuildVersion, make_server, watch_and_rebuild
 
     config = load_project_config(args)
-    memory: Memory = {}  # the wiki, kept between rebuilds: only edited pages are read again
+    kept: Kept = {}  # the wiki, kept between rebuilds: only edited pages are read again
     #: sites published when the rebuild under way began; None between rebuilds
     rebuilding: int | None = None
 
@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
-            report = build_site(config, jobs=args.jobs, progress=sys.stderr, memory=memory)
+            report = build_site(config, jobs=args.jobs, progress=sys.stderr, kept=kept)
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None

@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from kbtool.build.load import load_wiki
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.commands.check import relative_paths
 from kbtool.config import Config
@@ -14,7 +15,6 @@ from kbtool.execute import PageResult, run_pages
 from kbtool.execute.junit import write_junit
 from kbtool.execute.report import format_json, format_text, page_line, summarize
 from kbtool.execute.shard import in_shard, parse_shard
-from kbtool.load import load_wiki
 from kbtool.model import Page
 
 

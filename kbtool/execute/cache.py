@@ -24,7 +24,8 @@ from kbtool.config import Config
 from kbtool.execute.plan import PagePlan
 from kbtool.execute.results import PageResult, from_dict, to_dict
 from kbtool.model import Page
-from kbtool.store import shared_store
+from kbtool.store.db import Store
+from kbtool.store.records import RESULT
 
 _FORMAT = "kbtool-results/1"
 
@@ -47,7 +48,7 @@ def page_key(config: Config, page: Page, plan: PagePlan) -> str:
         "inputs": {path: _digest(config.root, path) for path in plan.inputs},
     }
     text = json.dumps(parts, sort_keys=True, ensure_ascii=False, default=repr)
-    return hashlib.blake2b(text.encode(), digest_size=20).hexdigest()
+    return RESULT.key(hashlib.blake2b(text.encode(), digest_size=20).hexdigest())
 
 
 def _digest(root: Path, name: str) -> str:
@@ -67,11 +68,8 @@ def _digest(root: Path, name: str) -> str:
     raise InputProblem(f"declared input '{name}' does not exist")
 
 
-RESULT = "result"
-
-
-def load(config: Config, path: str, key: str) -> PageResult | None:
-    value = shared_store(config.cache_path).get(RESULT, path, key)
+def load(store: Store, path: str, key: str) -> PageResult | None:
+    value = store.get(RESULT, path, key)
     if value is None:
         return None
     try:
@@ -86,7 +84,7 @@ def load(config: Config, path: str, key: str) -> PageResult | None:
     return replace(result, cached=True)
 
 
-def save(config: Config, result: PageResult, key: str) -> None:
+def save(store: Store, result: PageResult, key: str) -> None:
     """Store a passing result; failing to write the store is not an error."""
     if result.status != "passed":
         return
@@ -95,6 +93,5 @@ def save(config: Config, result: PageResult, key: str) -> None:
         "path": result.path,
         "result": to_dict(replace(result, cached=False)),
     }
-    store = shared_store(config.cache_path)
     with store.transaction():
         store.put(RESULT, [(result.path, key, json.dumps(data, ensure_ascii=False).encode())])

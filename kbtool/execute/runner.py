@@ -26,8 +26,8 @@ from kbtool.execute.environment import worker_environment
 from kbtool.execute.plan import PagePlan, not_run_reason, plan_page
 from kbtool.execute.protocol import ProtocolError, decode, encode
 from kbtool.execute.results import CellResult, PageResult, from_dict
-from kbtool.load import default_jobs
 from kbtool.model import Page, Problem
+from kbtool.store.db import Store, open_store
 
 # `-P` keeps the current folder off sys.path; kbtool's own folder is on it only while the
 # worker module is imported, so that cells cannot import from wherever kbtool lives.
@@ -54,7 +54,7 @@ class Runner:
         self.config = config
         self.containment = containment.probe(config)
         self.on_notice = _print_notice if on_notice is None else on_notice
-        self.jobs = jobs or default_jobs(config)
+        self.jobs = config.workers(jobs)
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0  # worker processes started: 0 when everything came from the cache
         self.closed = False
@@ -217,7 +217,7 @@ def problem_result(plan: PagePlan) -> PageResult:
     return failed_result(plan, reason, plan.problems[0].code, problems=problems)
 
 
-def cached_result(config: Config, page: Page) -> PageResult | None:
+def cached_result(config: Config, page: Page, store: Store | None = None) -> PageResult | None:
     """The stored result of ``page`` if it is current; a not-run result if the page does not
     run; None when it has no python cells or must be run. Never executes anything."""
     reason = not_run_reason(config, page)
@@ -228,7 +228,10 @@ def cached_result(config: Config, page: Page) -> PageResult | None:
         key = cache.page_key(config, page, plan)
     except (cache.InputProblem, OSError):
         return None
-    return cache.load(config, page.path, key)
+    if store is not None:
+        return cache.load(store, page.path, key)
+    with open_store(config.cache_path) as own:
+        return cache.load(own, page.path, key)
 
 
 def run_pages(
@@ -240,12 +243,19 @@ def run_pages(
     runner: Runner | None = None,
     on_notice: OnNotice | None = None,
     compare: bool = False,
+    store: Store | None = None,
 ) -> list[PageResult]:
     """Run every page that should run (cached results reused), in parallel; one result per
     page, in the order given. ``runner`` lets a caller keep one warm worker across calls;
     ``on_notice`` receives the containment warning (default: printed on stderr); ``compare``
     compares every imported page's outputs with the saved ones, not only the pages that ask for
-    it (``compare-outputs: true``)."""
+    it (``compare-outputs: true``); ``store``: the caller's open store (else one is opened for
+    this call)."""
+    if store is None:
+        with open_store(config.cache_path) as opened:
+            return run_pages(
+                config, pages, jobs, use_cache, on_result, runner, on_notice, compare, opened
+            )
     pages = list(pages)
     by_path = {page.path: page for page in pages}
     results: dict[str, PageResult] = {}
@@ -277,7 +287,7 @@ def run_pages(
         if plan.problems:
             done(problem_result(plan))
             continue
-        hit = cache.load(config, page.path, key) if use_cache else None
+        hit = cache.load(store, page.path, key) if use_cache else None
         if hit is not None:
             done(hit)
         else:
@@ -293,7 +303,7 @@ def run_pages(
         completed = False
         try:
             for result in runner.run(plan for plan, _ in todo.values()):
-                cache.save(config, result, todo[result.path][1])
+                cache.save(store, result, todo[result.path][1])
                 done(result)
             completed = True
         finally:

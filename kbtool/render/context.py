@@ -23,9 +23,7 @@ class SiteContext:
     wiki: Wiki
     infos: dict[str, PageInfo]
     results: dict[str, PageResult]
-    #: the renderer's version (templates, code), part of every key
-    version: str
-    #: every page's body, rendered when it was parsed, with holes to fill
+    #: the bodies of the pages to render, rendered when they were parsed, with holes to fill
     bodies: dict[str, PageBody] = field(default_factory=dict)
 
     @property
@@ -60,9 +58,10 @@ class SiteContext:
         return base
 
     def common_key(self) -> tuple[Any, ...]:
-        """What every page's key shares: renderer version and every setting."""
+        """What every page's key shares: every setting (the renderer's code is in every
+        output record's key: :data:`kbtool.store.records.OUTPUT`)."""
         return self._common_key
 
     @cached_property
     def _common_key(self) -> tuple[Any, ...]:
-        return (self.version, self.config.fingerprint())
+        return (self.config.fingerprint(),)

@@ -13,12 +13,13 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from kbtool.graph import edges
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.indexes import IndexPage
 from kbtool.render.layout import layout
-from kbtool.store import Store, shared_store
+from kbtool.report.graph import edges
+from kbtool.store.db import Store
+from kbtool.store.records import LAYOUT
 
 _SCALE = 10_000  # positions are written as integers in [-_SCALE, _SCALE]
 
@@ -58,19 +59,16 @@ def graph_page(site: SiteContext, data: GraphData) -> IndexPage:
     )
 
 
-_LAYOUT = "layout"
-
-
 def _structure_key(data: GraphData) -> str:
     text = json.dumps([data.paths, data.edges], ensure_ascii=False)
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def _positions(store: Store, data: GraphData) -> list[tuple[float, float]]:
+def graph_layout(store: Store, data: GraphData) -> list[tuple[float, float]]:
     """The layout of ``data``: stored for this very graph, or computed (seeded by the last)."""
-    key = _structure_key(data)
+    key = LAYOUT.key(_structure_key(data))
     previous: dict[str, tuple[float, float]] = {}
-    for name, (stored_key, value) in store.some(_LAYOUT, ["graph"]).items():
+    for name, (stored_key, value) in store.some(LAYOUT, ["graph"]).items():
         try:
             raw = json.loads(value)
             previous = {str(k): (float(v[0]), float(v[1])) for k, v in raw.items()}
@@ -82,14 +80,14 @@ def _positions(store: Store, data: GraphData) -> list[tuple[float, float]]:
     points = layout(len(data.paths), data.edges, seed)
     value = json.dumps(dict(zip(data.paths, points, strict=True))).encode()
     with store.transaction():
-        store.put(_LAYOUT, [("graph", key, value)])
+        store.put(LAYOUT, [("graph", key, value)])
     return points
 
 
-def graph_script(site: SiteContext, data: GraphData) -> str:
+def graph_script(data: GraphData, points: list[tuple[float, float]]) -> str:
     """``graph-data.js``: ``window.KB_GRAPH = {types, nodes, edges, paths}``; a node is
-    ``[x, y, type index, title, url]``, edges a flat list of node index pairs."""
-    points = _positions(shared_store(site.config.cache_path), data)
+    ``[x, y, type index, title, url]`` (``points``: :func:`graph_layout`), edges a flat list
+    of node index pairs."""
     type_names = sorted(set(data.types))
     type_index = {name: i for i, name in enumerate(type_names)}
     nodes = [

@@ -11,9 +11,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from kbtool.graph import edges
 from kbtool.model import Page
 from kbtool.render import urls
+from kbtool.report.graph import edges
 from kbtool.wiki import Status, Wiki
 
 

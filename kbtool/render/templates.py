@@ -7,13 +7,10 @@ neighbourhood SVG, the table of contents) is passed in as :class:`markupsafe.Mar
 
 from __future__ import annotations
 
-import hashlib
 from functools import cache
 from pathlib import Path
 
 import jinja2
-
-from kbtool import __version__
 
 RENDER_DIR = Path(__file__).parent
 TEMPLATES_DIR = RENDER_DIR / "templates"
@@ -31,18 +28,3 @@ def environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
         auto_reload=False,  # templates are package files: no stat per page rendered
     )
-
-
-@cache
-def renderer_version() -> str:
-    """A hash of kbtool's version and of every file that shapes the site's HTML: a change to
-    a template or to the renderer's code makes every page stale. Assets are not in it (pages
-    only link to them)."""
-    digest = hashlib.blake2b(__version__.encode(), digest_size=12)
-    for path in sorted(RENDER_DIR.rglob("*")):
-        if path.parent == ASSETS_DIR:
-            continue
-        if path.is_file() and path.suffix in (".py", ".html", ".xml"):
-            digest.update(path.relative_to(RENDER_DIR).as_posix().encode())
-            digest.update(path.read_bytes())
-    return digest.hexdigest()

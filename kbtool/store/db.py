@@ -1,7 +1,7 @@
 """What kbtool remembers between runs: one SQLite file, ``.kbtool/store.sqlite``.
 
-Every record has a *kind* (``page``, ``body``, ``check``, ``output``, ...), a *name* (mostly a
-page's path), a *key* and a *value*. The key is a hash of everything that determined the value,
+Every record has a *kind* (declared in :mod:`kbtool.store.records`), a *name* (mostly a page's
+path), a *key* and a *value*. The key is made of everything that determined the value,
 computed by the stage that asks; a record is valid while the key computed now equals the
 stored one. That is the one rule for staleness: no modification times, no separate files.
 
@@ -11,9 +11,10 @@ indexed query instead of resolving every link of the wiki.
 
 The file is opened in WAL mode, so ``kbtool serve`` and a ``kbtool check`` may use it at the
 same time; every write is a transaction. Values are bytes whose decoding is the caller's: JSON,
-or pickles restricted to the page model (:mod:`kbtool.cache`), so a planted store runs no code.
-A file that is corrupt, not ours, or written by another kbtool version is set aside (renamed)
-and a new one started, with a one-line notice.
+or pickles restricted to the page model (:mod:`kbtool.store.codec`), so a planted store
+runs no code. A file that is corrupt, not ours, or of another format is set aside (renamed) and
+a new one started, with a one-line notice. Which kbtool wrote a record does not matter: its
+key holds the digest of the code that made it.
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kbtool import __version__
+from kbtool.store.records import PER_PAGE, RecordKind
 
-FORMAT = 1
+FORMAT = 2
 FILENAME = "store.sqlite"
 
 _SCHEMA = """
@@ -94,37 +96,38 @@ class Store:
             self._db.close()
 
     # -- reading ---------------------------------------------------------------------------
-    def get(self, kind: str, name: str, key: str) -> bytes | None:
+    def get(self, kind: RecordKind, name: str, key: str) -> bytes | None:
         """The value of (kind, name) if it was stored under ``key``, else None."""
         row = self._db.execute(
-            "SELECT value FROM records WHERE kind = ? AND name = ? AND key = ?", (kind, name, key)
+            "SELECT value FROM records WHERE kind = ? AND name = ? AND key = ?",
+            (kind.name, name, key),
         ).fetchone()
         return None if row is None else bytes(row[0])
 
-    def all(self, kind: str) -> dict[str, tuple[str, bytes]]:
+    def all(self, kind: RecordKind) -> dict[str, tuple[str, bytes]]:
         """Every record of ``kind``: name -> (key, value)."""
-        rows = self._db.execute("SELECT name, key, value FROM records WHERE kind = ?", (kind,))
+        rows = self._db.execute("SELECT name, key, value FROM records WHERE kind = ?", (kind.name,))
         return {name: (key, bytes(value)) for name, key, value in rows}
 
-    def nonempty(self, kind: str) -> dict[str, bytes]:
+    def nonempty(self, kind: RecordKind) -> dict[str, bytes]:
         """name -> value of the records of ``kind`` whose value is not empty."""
         rows = self._db.execute(
-            "SELECT name, value FROM records WHERE kind = ? AND length(value) > 0", (kind,)
+            "SELECT name, value FROM records WHERE kind = ? AND length(value) > 0", (kind.name,)
         )
         return {name: bytes(value) for name, value in rows}
 
-    def keys(self, kind: str) -> dict[str, str]:
+    def keys(self, kind: RecordKind) -> dict[str, str]:
         """name -> key of every record of ``kind``, without reading the values."""
-        rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind,))
+        rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind.name,))
         return dict(rows.fetchall())
 
-    def some(self, kind: str, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
+    def some(self, kind: RecordKind, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
         """The records of ``kind`` among ``names`` (missing ones left out)."""
         found: dict[str, tuple[str, bytes]] = {}
         for chunk, marks in _chunks(names):
             rows = self._db.execute(
                 f"SELECT name, key, value FROM records WHERE kind = ? AND name IN ({marks})",
-                (kind, *chunk),
+                (kind.name, *chunk),
             )
             found.update((name, (key, bytes(value))) for name, key, value in rows)
         return found
@@ -149,20 +152,29 @@ class Store:
             self.write_failed = True
             _notice(f"could not update the cache ({error}); the next run recomputes")
 
-    def put(self, kind: str, rows: Iterable[tuple[str, str, bytes]]) -> None:
+    def put(self, kind: RecordKind, rows: Iterable[tuple[str, str, bytes]]) -> None:
         """Store (name, key, value) rows of ``kind``, replacing what was there."""
         self._db.executemany(
             "INSERT OR REPLACE INTO records (kind, name, key, value) VALUES (?, ?, ?, ?)",
-            ((kind, name, key, value) for name, key, value in rows),
+            ((kind.name, name, key, value) for name, key, value in rows),
         )
 
-    def delete(self, kind: str, names: Iterable[str]) -> None:
+    def delete(self, kind: RecordKind, names: Iterable[str]) -> None:
         self._db.executemany(
-            "DELETE FROM records WHERE kind = ? AND name = ?", ((kind, n) for n in names)
+            "DELETE FROM records WHERE kind = ? AND name = ?", ((kind.name, n) for n in names)
         )
 
-    def clear(self, kind: str) -> None:
-        self._db.execute("DELETE FROM records WHERE kind = ?", (kind,))
+    def clear(self, kind: RecordKind) -> None:
+        self._db.execute("DELETE FROM records WHERE kind = ?", (kind.name,))
+
+    def forget_pages(self, paths: Iterable[str]) -> None:
+        """Remove every record of every kind named by these pages, their facts' dependents
+        and their part of the link graph (for pages that are gone)."""
+        names = list(paths)
+        for kind in PER_PAGE:
+            self.delete(kind, names)
+        self._db.executemany("DELETE FROM deps WHERE page = ?", ((p,) for p in names))
+        self.remove_links(names)
 
     def set_deps(self, deps: dict[str, set[str]]) -> None:
         """Replace the facts each page's check results depend on: page -> fact names."""
@@ -243,7 +255,7 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
             raise StoreUnusable("not a kbtool store")
         if "meta" in tables:
             meta = dict(db.execute("SELECT name, value FROM meta").fetchall())
-            if meta.get("format") != str(FORMAT) or meta.get("kbtool") != __version__:
+            if meta.get("format") != str(FORMAT):
                 raise StoreUnusable(
                     f"written by kbtool {meta.get('kbtool', '?')} (format {meta.get('format')})"
                 )
@@ -257,18 +269,6 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
             )
     except sqlite3.DatabaseError as error:  # "file is not a database", a damaged page...
         raise StoreUnusable(str(error)) from None
-
-
-_SHARED: dict[tuple[Path, int], Store] = {}
-
-
-def shared_store(cache_dir: Path) -> Store:
-    """One open store per folder for this process (reopened in a forked child, which must not
-    use its parent's connection): for stages that ask it one record at a time."""
-    key = (cache_dir, os.getpid())
-    if key not in _SHARED:
-        _SHARED[key] = open_store(cache_dir)
-    return _SHARED[key]
 
 
 def memory_store() -> Store:

@@ -1,4 +1,4 @@
-"""Building beside ``site/`` and swapping the result in, so ``site/`` is always whole.
+"""Stage 8, publish: build beside ``site/`` and swap the result in, so ``site/`` is always whole.
 
 The new site is written into ``.site.build-XXXX`` next to ``site/``. Files of outputs that did
 not change are hard links to the current site's files (no copy, no re-render); every file is
@@ -10,15 +10,18 @@ interrupted removes its staging folder and leaves ``site/`` as it was.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 from kbtool import lifecycle
-from kbtool.render.buildlock import build_lock as build_lock
+from kbtool.build.published import Published, forget_published, save_published
+from kbtool.build.run import Run
 
 _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
@@ -31,6 +34,17 @@ def staging_prefix(site_dir: Path) -> str:
 def make_staging(site_dir: Path) -> Path:
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     return Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
+
+
+@contextlib.contextmanager
+def staging_folder(site_dir: Path) -> Iterator[Path]:
+    """A new staging folder beside ``site_dir``, removed at the end unless it was swapped in."""
+    staging = make_staging(site_dir)
+    try:
+        yield staging
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
 
 
 def remove_stale_staging(site_dir: Path) -> None:
@@ -111,3 +125,15 @@ def swap_in(staging: Path, site_dir: Path) -> None:
             os.rename(staging, site_dir)
             lifecycle.note_published()
     shutil.rmtree(old, ignore_errors=True)  # if interrupted, the next build removes the rest
+
+
+def publish(
+    run: Run, staging: Path, outputs: dict[str, Published], previous: dict[str, Published]
+) -> None:
+    """Swap ``staging`` in as the site, and record what it holds. The old record is dropped
+    first, so a crash between the two costs a full rebuild, never a stale page."""
+    site_dir = run.config.site_path
+    forget_published(run.store)
+    swap_in(staging, site_dir)
+    save_published(run.store, site_dir, outputs, previous)
+    run.clock.lap("swap")

@@ -14,13 +14,14 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from kbtool.diagnostics import Diagnostic
-from kbtool.store import Store
-
-OUTPUT, SITE = "output", "site"
+from kbtool.store.db import Store
+from kbtool.store.records import OUTPUT, PUBLISHED
 
 
 @dataclass(frozen=True)
-class Record:
+class Published:
+    """What the published site holds of one output."""
+
     key: str
     files: tuple[str, ...]
     #: repository file -> "size:mtime_ns" when it was copied
@@ -36,14 +37,14 @@ def stat_signature(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}"
 
 
-def load_manifest(store: Store, site_dir: Path) -> dict[str, Record]:
-    if store.get(SITE, "published", str(site_dir)) is None:
+def load_published(store: Store, site_dir: Path) -> dict[str, Published]:
+    if store.get(PUBLISHED, "site", str(site_dir)) is None:
         return {}
     records = {}
     for name, (key, value) in store.all(OUTPUT).items():
         try:
             item = json.loads(value)
-            records[name] = Record(
+            records[name] = Published(
                 key,
                 tuple(item["files"]),
                 dict(item.get("copies", {})),
@@ -54,13 +55,13 @@ def load_manifest(store: Store, site_dir: Path) -> dict[str, Record]:
     return records
 
 
-def forget_manifest(store: Store) -> None:
+def forget_published(store: Store) -> None:
     with store.transaction():
-        store.clear(SITE)
+        store.clear(PUBLISHED)
 
 
-def save_manifest(
-    store: Store, site_dir: Path, records: dict[str, Record], previous: dict[str, Record]
+def save_published(
+    store: Store, site_dir: Path, records: dict[str, Published], previous: dict[str, Published]
 ) -> None:
     """Write the outputs that differ from ``previous``, drop the ones no longer built."""
     rows = []
@@ -78,4 +79,4 @@ def save_manifest(
             store.clear(OUTPUT)
         store.put(OUTPUT, rows)
         store.delete(OUTPUT, set(previous) - set(records))
-        store.put(SITE, [("published", str(site_dir), b"")])
+        store.put(PUBLISHED, [("site", str(site_dir), b"")])

@@ -17,7 +17,8 @@ from urllib.parse import quote
 
 from kbtool import __version__
 from kbtool.codes import RULES
-from kbtool.diagnostics import Diagnostic, Summary
+from kbtool.diagnostics import Diagnostic
+from kbtool.report.view import Report
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 _LINE = re.compile(r"\bline \d+")
@@ -121,5 +122,7 @@ def to_sarif(diagnostics: list[Diagnostic], prefix: str = "") -> dict[str, objec
     }
 
 
-def format_sarif(diagnostics: list[Diagnostic], summary: Summary, prefix: str = "") -> str:
-    return json.dumps(to_sarif(diagnostics, prefix), ensure_ascii=False, indent=2)
+def format_sarif(report: Report) -> str:
+    """The SARIF log, its URIs relative to the Git repository the wiki is in."""
+    sarif = to_sarif(report.diagnostics, repository_prefix(report.root))
+    return json.dumps(sarif, ensure_ascii=False, indent=2)

@@ -1,4 +1,4 @@
-"""What the store's records are made of: pages as restricted pickles, hashes of kbtool's code.
+"""Page records as restricted pickles.
 
 A page record is a pickle in which only the page model's classes may appear: the unpickler
 refuses every other class, so a store planted in a cloned repository cannot run code.
@@ -6,28 +6,14 @@ refuses every other class, so a store planted in a cloned repository cannot run 
 
 from __future__ import annotations
 
-import hashlib
 import io
 import pickle
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 from kbtool import model
 from kbtool.model import Page
 
 _MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "Span"}
-
-
-@cache
-def source_digest(*patterns: str) -> str:
-    """A hash of kbtool's own source files matching ``patterns``, so that editing the code
-    (in an editable install) invalidates what that code computed."""
-    package = Path(__file__).parent
-    digest = hashlib.blake2b(digest_size=12)
-    for path in sorted(p for pattern in patterns for p in package.glob(pattern)):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()
 
 
 class _ModelUnpickler(pickle.Unpickler):

@@ -1,4 +1,4 @@
-"""A whole check that reuses each page's stored results while nothing they depend on changed.
+"""Stage 3, check: a whole check that reuses each page's stored results while nothing they depend on changed.
 
 What a page's diagnostics (and its part of the link graph) depend on is its own content, the
 settings, kbtool's checker, today's date, and some *facts* of other pages: whether a path is a
@@ -17,24 +17,21 @@ import hashlib
 import json
 import posixpath
 from collections import defaultdict
-from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
-from kbtool import __version__
-from kbtool.cache import source_digest
 from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
 from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
-from kbtool.load import Snapshot, counting, load_pages
+from kbtool.build.load import counting, load_pages
+from kbtool.build.run import OnProgress, Run
 from kbtool.model import Page
-from kbtool.store import Store, memory_store
+from kbtool.store.db import Store, memory_store
+from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
-
-CHECK, FACTS, STAT = "check", "facts", "stat"
 
 
 @dataclass(frozen=True)
@@ -78,9 +75,9 @@ class CheckRun:
     rechecked: int
 
 
-def check_key(config: Config, today: date) -> str:
-    code = source_digest("checks/*.py", "checking.py", "wiki.py", "model.py", "parse/*.py")
-    text = repr((__version__, code, config.fingerprint(), today.isoformat()))
+def _settings_key(config: Config, today: date) -> str:
+    """What every page's check depends on beyond its file: the settings and the date."""
+    text = repr((config.fingerprint(), today.isoformat()))
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -135,28 +132,23 @@ def _facts_bytes(facts: Facts) -> bytes:
 
 
 def check_wiki(
-    config: Config,
-    snapshot: Snapshot,
-    store: Store,
-    jobs: int,
-    use_cache: bool = True,
-    today: date | None = None,
+    run: Run,
     pages: dict[str, Page] | None = None,
-    progress: Callable[[int, int], None] | None = None,
-    checking: Callable[[int, int], None] | None = None,
+    progress: OnProgress | None = None,
+    checking: OnProgress | None = None,
 ) -> CheckRun:
-    """Check the wiki of ``snapshot``, reusing what the store says is still valid. ``pages``,
-    if the caller has loaded every page already, saves loading them again. ``progress(done,
+    """Check the run's snapshot, reusing what the store says is still valid. ``pages``, if
+    the caller has loaded every page already, saves loading them again. ``progress(done,
     total)`` is told as pages are parsed, ``checking(done, total)`` as checks run."""
-    today = today or date.today()
-    ckey = check_key(config, today)
-    digests = {item.path: digest for item, _, digest in snapshot.files}
-    with_facts = set(store.keys(FACTS)) if use_cache else set()
-    old_keys = store.keys(CHECK) if use_cache else {}
+    config, store, snapshot = run.config, run.store, run.snapshot
+    settings = _settings_key(config, run.today)
+    digests = snapshot.digests()
+    with_facts = set(store.keys(FACTS)) if run.use_store else set()
+    old_keys = store.keys(CHECK) if run.use_store else {}
     changed = {
         path
         for path, digest in digests.items()
-        if old_keys.get(path) != f"{ckey}.{digest}" or path not in with_facts
+        if old_keys.get(path) != CHECK.key(settings, digest) or path not in with_facts
     }
     removed = (with_facts | set(old_keys)) - set(digests)
     # Stand-ins need every page's facts, and so do sources' dates; else the changed ones'.
@@ -168,9 +160,7 @@ def check_wiki(
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
             return {p: pages[p] for p in paths}
-        return load_pages(
-            config, snapshot, store, jobs, use_cache, only=paths, on_parsed=counting(progress)
-        ).pages
+        return load_pages(run, only=paths, on_parsed=counting(progress)).pages
 
     fresh = full_pages(changed)
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
@@ -188,23 +178,24 @@ def check_wiki(
         config,
         {path: everyone[path] for path in sorted(everyone)},
         list(snapshot.unreadable),
-        today=today,
+        today=run.today,
         checked=frozenset(stale),
         ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
     )
     enabled = enabled_codes(config, (), ())
-    diagnostics, rows, deps, links = _check_pages(wiki, stale, ckey, digests, enabled, checking)
+    keys = {path: CHECK.key(settings, digests[path]) for path in stale}
+    diagnostics, rows, deps, links = _check_pages(wiki, stale, keys, enabled, checking)
     for path, value in store.nonempty(CHECK).items():
         if path in stale or path not in digests:
             continue
         stored = _unrecord(value)
         if stored is None:  # a damaged record (rare): check everything afresh
-            return check_wiki(config, snapshot, store, jobs, False, today, pages)
+            return check_wiki(replace(run, use_store=False), pages)
         diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
-            return check_wiki(config, snapshot, scratch, jobs, False, today, pages)
+            return check_wiki(replace(run, store=scratch, use_store=False), pages)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale))
@@ -237,10 +228,9 @@ def _changed_stats(store: Store, root: str) -> set[str]:
 def _check_pages(
     wiki: Wiki,
     stale: set[str],
-    ckey: str,
-    digests: dict[str, str],
+    keys: dict[str, str],
     enabled: Enabled,
-    progress: Callable[[int, int], None] | None,
+    progress: OnProgress | None,
 ) -> tuple[
     list[Diagnostic], list[tuple[str, str, bytes]], dict[str, set[str]], dict[str, PageLinks]
 ]:
@@ -258,7 +248,7 @@ def _check_pages(
         own = found.pop(path, [])
         links[path] = page_links(wiki.pages[path], links_of[path])
         diagnostics += own
-        rows.append((path, f"{ckey}.{digests[path]}", _record(own)))
+        rows.append((path, keys[path], _record(own)))
         deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
     diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
     return diagnostics, rows, deps, links
@@ -279,8 +269,6 @@ def _save(
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)
         store.put(STAT, [(path, status, b"") for path, status in stats.items()])
-        store.set_deps(deps | {path: set() for path in removed})
+        store.set_deps(deps)
         store.set_links({path: (c.kind, c.edges, c.related) for path, c in links.items()})
-        store.remove_links(removed)
-        for kind in (CHECK, FACTS, "page", "body"):
-            store.delete(kind, removed)
+        store.forget_pages(removed)

@@ -30,7 +30,7 @@ import yaml
 from nbformat import NotebookNode
 from nbformat.validator import iter_validate
 
-from kbtool.notebook import notebook_to_page
+from kbtool.notebooks.export import notebook_to_page
 
 #: nbformat's functions are untyped; these are their types, so the rest is checked
 _from_dict: Callable[[Any], NotebookNode] = nbformat.from_dict

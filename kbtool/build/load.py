@@ -1,0 +1,245 @@
+"""Stage 2, load: the snapshot's pages, from what serve kept, from the store, or parsed.
+
+A page whose file is unchanged comes from :attr:`Run.kept` or from its stored record; the
+others go to the page worker (in the run's workers when there are enough), and what it sends
+back is stored under the file's content digest. A body and a search text are read from the
+store only when a later stage asks for them (:func:`fetch_bodies`, :func:`fetch_search_docs`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, TypeVar
+
+from kbtool.build.pageworker import (
+    Processed,
+    Work,
+    decode_body,
+    decode_doc,
+    process,
+    process_chunk,
+)
+from kbtool.build.run import Kept, OnProgress, Run, new_run
+from kbtool.build.workers import chunked
+from kbtool.config import Config
+from kbtool.discover import Found
+from kbtool.model import Page
+from kbtool.store.codec import load_page
+from kbtool.store.db import open_store
+from kbtool.store.records import BODY, PAGE, SEARCH, RecordKind
+from kbtool.wiki import Wiki
+
+if TYPE_CHECKING:
+    from kbtool.build.scan import Snapshot
+    from kbtool.render.markdown import PageBody
+    from kbtool.search.text import SearchDoc
+
+#: Below this many pages to parse, forking workers costs more than it saves.
+_PARALLEL_THRESHOLD = 64
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """Pages by path (sorted); the bodies known now (parsed now or kept); the search texts of
+    the pages parsed now. The rest is read from the store when a stage asks."""
+
+    pages: dict[str, Page]
+    bodies: dict[str, PageBody] = field(default_factory=dict)
+    docs: dict[str, SearchDoc] = field(default_factory=dict)
+
+
+def load_pages(
+    run: Run,
+    *,
+    with_bodies: bool = False,
+    only: Iterable[str] | None = None,
+    on_parsed: OnProgress | None = None,
+) -> Loaded:
+    """The pages of the snapshot (or of ``only`` among them); ``with_bodies``: their bodies
+    and search texts too, for a build."""
+    wanted = set(only) if only is not None else None
+    files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
+    language = run.config.language if with_bodies else None
+    kept = run.kept if run.use_store else {}
+    key_of = _keys(language)
+    remembered = _still_kept(kept, files, key_of)
+    names = [item.path for item, _, _ in files if item.path not in remembered]
+    stored = run.store.some(PAGE, names) if run.use_store else {}
+    # Only whether a valid body is stored: it is read when its page is rendered.
+    body_keys = run.store.keys(BODY) if run.use_store and with_bodies else {}
+    pages: dict[str, Page] = {}
+    bodies: dict[str, PageBody] = {}
+    docs: dict[str, SearchDoc] = {}
+    todo: list[Work] = []
+    for item, data, digest in files:
+        if item.path in remembered:
+            pages[item.path], body = remembered[item.path]
+            if body is not None:
+                bodies[item.path] = body
+            continue
+        page = _stored_page(stored.get(item.path), PAGE.key(digest), item.kind)
+        has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
+        if page is not None and (has_body or not with_bodies):
+            pages[item.path] = page
+        else:
+            todo.append((item.path, data, item.kind, digest))
+    page_rows, body_rows, doc_rows = [], [], []
+    for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
+        todo, _parse_all(run, todo, language, on_parsed), strict=True
+    ):
+        page = load_page(page_bytes)
+        assert page is not None  # just pickled by our own worker
+        pages[path] = page
+        page_rows.append((path, PAGE.key(digest), page_bytes))
+        if body_bytes is not None and doc_bytes is not None:
+            bodies[path] = decode_body(body_bytes)
+            docs[path] = decode_doc(doc_bytes)
+            body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
+            doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
+    if page_rows:
+        with run.store.transaction():
+            run.store.put(PAGE, page_rows)
+            run.store.put(BODY, body_rows)
+            run.store.put(SEARCH, doc_rows)
+    pages = {path: pages[path] for path in sorted(pages)}
+    _keep(run.kept, pages, bodies, key_of, forget_others=only is None)
+    return Loaded(pages, bodies, docs)
+
+
+def _keys(language: str | None) -> Callable[[str], str]:
+    """The key under which a page (and its body, for a build) is kept, by content digest."""
+    suffix = f"{PAGE.key('')}.{BODY.key('', language)}" if language else PAGE.key("")
+    return lambda digest: digest + suffix
+
+
+def _still_kept(
+    kept: Kept, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
+) -> dict[str, tuple[Page, PageBody | None]]:
+    """The pages (and bodies) kept that are still valid for ``files``."""
+    found: dict[str, tuple[Page, PageBody | None]] = {}
+    for item, _, digest in files:
+        entry = kept.get(item.path)
+        if entry is None or entry[0] != key_of(digest):
+            continue
+        page, body = entry[1]
+        if page.kind == item.kind:
+            found[item.path] = (page, body)
+    return found
+
+
+def _keep(
+    kept: Kept,
+    pages: dict[str, Page],
+    bodies: dict[str, PageBody],
+    key_of: Callable[[str], str],
+    forget_others: bool,
+) -> None:
+    if forget_others:  # pages that are gone
+        for path in set(kept) - set(pages):
+            del kept[path]
+    for path, page in pages.items():
+        kept[path] = (key_of(page.digest), (page, bodies.get(path)))
+
+
+def _stored_page(record: tuple[str, bytes] | None, key: str, kind: str) -> Page | None:
+    if record is None or record[0] != key:
+        return None
+    page = load_page(record[1])
+    return page if page is not None and page.kind == kind else None
+
+
+def _parse_all(
+    run: Run, todo: list[Work], language: str | None, on_parsed: OnProgress | None
+) -> list[Processed]:
+    """Parse in this process, or in the run's workers when there is enough to share."""
+    if not run.workers.worth_forking(len(todo), _PARALLEL_THRESHOLD):
+        results = []
+        for work in todo:
+            results.append(process(work, language))
+            if on_parsed:
+                on_parsed(1, len(todo))
+        return results
+    out: list[Processed] = []
+    chunks = chunked(len(todo), run.workers.jobs, smallest=8)
+    for chunk_results in run.workers.map(process_chunk, (todo, language), chunks):
+        out += chunk_results
+        if on_parsed:
+            on_parsed(len(chunk_results), len(todo))
+    return out
+
+
+def load_wiki(
+    config: Config,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    snapshot: Snapshot | None = None,
+    progress: OnProgress | None = None,
+) -> Wiki:
+    """The whole wiki, every page parsed or taken from the store (for the commands that
+    need only pages: graph, fix, test). ``progress(parsed, to parse)`` is told as pages are
+    parsed."""
+    with open_store(config.cache_path) as store:
+        run = new_run(config, store, snapshot=snapshot, jobs=jobs, use_store=use_cache)
+        loaded = load_pages(run, on_parsed=counting(progress))
+    return Wiki(config, loaded.pages, list(run.snapshot.unreadable))
+
+
+def counting(progress: OnProgress | None) -> OnProgress | None:
+    """``on_parsed(n, total)`` for :func:`load_pages` that tells ``progress(done, total)``."""
+    if progress is None:
+        return None
+    done = 0
+
+    def advance(count: int, total: int) -> None:
+        nonlocal done
+        done += count
+        progress(done, total)
+
+    return advance
+
+
+def fetch_bodies(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[str, PageBody]:
+    """The bodies of ``paths`` (the pages about to be rendered): known, kept or stored."""
+    found = {p: loaded.bodies[p] for p in paths if p in loaded.bodies}
+    wanted = [p for p in paths if p not in found]
+    found.update(_records(run, BODY, wanted, decode_body))
+    for path in wanted:  # serve keeps them for the next build
+        if path in run.kept:
+            key, (page, _) = run.kept[path]
+            run.kept[path] = (key, (page, found[path]))
+    return found
+
+
+def fetch_search_docs(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[str, SearchDoc]:
+    """The search texts of ``paths``: taken when they were parsed now, else stored."""
+    wanted = list(paths)
+    found = {p: loaded.docs[p] for p in wanted if p in loaded.docs}
+    rest = [p for p in wanted if p not in found]
+    found.update(_records(run, SEARCH, rest, decode_doc))
+    return found
+
+
+T = TypeVar("T")
+
+
+def _records(
+    run: Run, kind: RecordKind, paths: list[str], decode: Callable[[bytes], T]
+) -> dict[str, T]:
+    """The stored body or search text (``kind``) of each of ``paths``, decoded; one that is
+    missing, stale or cannot be read is made again from its file."""
+    language = run.config.language
+    files = {item.path: (item, data, digest) for item, data, digest in run.snapshot.files}
+    stored = run.store.some(kind, paths)
+    found: dict[str, T] = {}
+    for path in paths:
+        item, data, digest = files[path]
+        record = stored.get(path)
+        if record is not None and record[0] == kind.key(digest, language):
+            with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
+                found[path] = decode(record[1])  # else damaged or foreign: made again
+        if path not in found:
+            _, body, doc = process((path, data, item.kind, digest), language)
+            found[path] = decode((body if kind is BODY else doc) or b"")
+    return found

@@ -1,0 +1,155 @@
+"""The whole build, as its stages in order (the package's docstring lists them).
+
+With nothing changed since the last successful build the build stops after the scan; with
+every output's key unchanged it stops after the plan. No page is parsed twice: assembly fills
+the holes of the body its page worker rendered.
+"""
+
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
+
+from kbtool.build.cells import run_cells
+from kbtool.build.check import check_wiki
+from kbtool.build.load import Loaded, load_pages
+from kbtool.build.lock import build_lock
+from kbtool.build.plan import plan_site
+from kbtool.build.publish import publish, remove_stale_staging, staging_folder
+from kbtool.build.published import load_published
+from kbtool.build.render import stage
+from kbtool.build.run import Kept, Run, new_run
+from kbtool.build.search import index_site
+from kbtool.build.unchanged import (
+    diagnostics_of,
+    forget_build,
+    last_build,
+    remember_build,
+    unchanged_key,
+)
+from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic, filter_diagnostics
+from kbtool.execute.results import PageResult
+from kbtool.progress import Progress
+from kbtool.render.context import SiteContext
+from kbtool.render.diagrams import diagram_diagnostics
+from kbtool.render.site import collect
+from kbtool.store.db import open_store
+from kbtool.timings import Timings
+from kbtool.wiki import Wiki
+
+
+@dataclass
+class BuildReport:
+    ok: bool
+    site_dir: Path
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    failed_cells: list[PageResult] = field(default_factory=list)
+    pages: int = 0
+    outputs: int = 0
+    rendered: int = 0
+    reused: int = 0
+    #: names of the outputs rendered by this build ("page:<path>", "index.html", ...)
+    rendered_outputs: list[str] = field(default_factory=list)
+    #: False when every output was already up to date and ``site/`` was left alone
+    published: bool = False
+    seconds: dict[str, float] = field(default_factory=dict)
+    search: Any = None
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+
+def build_site(
+    config: Config,
+    jobs: int | None = None,
+    use_cache: bool = True,
+    full: bool = False,
+    progress: TextIO | None = None,
+    kept: Kept | None = None,
+) -> BuildReport:
+    """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content.
+    ``kept``, held by a long-running caller (``kbtool serve``), keeps the pages between
+    builds so that only edited ones are read from the store or parsed."""
+    site_dir = config.site_path
+    report = BuildReport(ok=False, site_dir=site_dir)
+    with build_lock(config.cache_path), open_store(config.cache_path) as store:
+        remove_stale_staging(site_dir)
+        run = new_run(config, store, jobs=jobs, use_store=use_cache, progress=progress, kept=kept)
+        run.clock = Timings(report.seconds)
+        key = unchanged_key(run)
+        last = last_build(run, key) if use_cache and not full else None
+        if last is not None:
+            return _unchanged(report, last, run)
+        forget_build(run)
+        loaded = _load(run)
+        wiki = _gate(run, loaded, report)
+        if wiki is None:
+            return report
+        results = run_cells(run, wiki)
+        report.failed_cells = [r for r in results.values() if r.status == "failed"]
+        run.clock.lap("cells")
+        if report.failed_cells:
+            return report
+        published = {} if full or not site_dir.is_dir() else load_published(store, site_dir)
+        site = SiteContext(config, wiki, collect(wiki), results)
+        plan = plan_site(site, published)
+        report.outputs = len(plan.outputs)
+        run.clock.lap("plan")
+        if plan.nothing_to_do(published, site_dir):
+            report.reused = len(plan.fresh)
+            outputs = (d for r in published.values() for d in r.diagnostics)
+            report.diagnostics += filter_diagnostics(outputs, config)
+            report.ok = not report.errors
+        else:
+            with staging_folder(site_dir) as staging:
+                staged = stage(run, site, plan, published, loaded, staging)
+                report.reused, report.rendered = staged.reused, len(staged.rendered)
+                report.rendered_outputs = sorted(item.name for item in staged.rendered)
+                outputs = (d for r in staged.outputs.values() for d in r.diagnostics)
+                report.diagnostics = sorted(report.diagnostics + filter_diagnostics(outputs, config))
+                if report.errors:
+                    return report
+                if config.search:
+                    report.search = index_site(run, wiki, loaded, staging)
+                publish(run, staging, staged.outputs, published)
+                report.ok = report.published = True
+        if report.ok:
+            remember_build(run, key, wiki, report.diagnostics, report.pages, report.outputs)
+    return report
+
+
+def _load(run: Run) -> Loaded:
+    bar = Progress(len(run.snapshot.files), "reading", run.progress)
+    loaded = load_pages(run, with_bodies=True, on_parsed=lambda n, _: bar.advance(n))
+    bar.close()
+    run.clock.lap("load")
+    return loaded
+
+
+def _gate(run: Run, loaded: Loaded, report: BuildReport) -> Wiki | None:
+    """The checks (and the diagrams' own): the wiki to build, or None if an error stops it."""
+    report.pages = len(loaded.pages)
+    checked = check_wiki(run, pages=loaded.pages)
+    wiki = checked.wiki.with_pages(loaded.pages)
+    found = checked.diagnostics + diagram_diagnostics(wiki)
+    report.diagnostics = filter_diagnostics(found, run.config)
+    run.clock.lap("check")
+    return None if report.errors else wiki
+
+
+def _unchanged(report: BuildReport, last: dict[str, Any], run: Run) -> BuildReport:
+    """The report of a build that found nothing changed since the last one."""
+    report.diagnostics = diagnostics_of(last)
+    if isinstance(last.get("pages"), int) and isinstance(last.get("outputs"), int):
+        report.pages, report.outputs = last["pages"], last["outputs"]
+        report.reused = report.outputs
+    report.ok = True
+    run.clock.lap("load")
+    return report
+
+
+__all__ = ["BuildReport", "build_site"]

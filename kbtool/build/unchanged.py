@@ -1,0 +1,109 @@
+"""The whole-build short circuit: a build with nothing changed since the last successful one
+stops after the scan.
+
+A repeat ``kbtool build`` with the same file contents, settings, day and site folder reads and
+hashes the files and nothing more: no page is loaded, no link resolved, no site planned. The
+record's key covers every file's content digest, the configuration, today's date (for
+`updated` in the future) and, through the registry, all of kbtool's code. Links to files that
+are not pages (images, folders) depend on the disk, not on any page: each such path is stored
+with the status it had and checked again before the record is trusted; so are the files the
+site copied, and the number of files in the site (a file deleted from it is noticed). Stored as
+JSON, so a planted record can at worst be ignored.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import astuple
+from pathlib import Path
+from typing import Any
+
+from kbtool.build.published import load_published, stat_signature
+from kbtool.build.run import Run
+from kbtool.diagnostics import Diagnostic
+from kbtool.store.records import UNCHANGED
+from kbtool.wiki import Status, Wiki, stat_target
+
+_NAME = "build"
+
+
+def unchanged_key(run: Run) -> str:
+    text = repr(
+        (
+            run.config.fingerprint(),
+            run.snapshot.digest(),
+            run.today.isoformat(),
+            str(run.config.site_path),
+        )
+    )
+    return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+
+
+def last_build(run: Run, key: str) -> dict[str, Any] | None:
+    """What the last successful build reported, if nothing it depended on changed since."""
+    payload = _load(run, key)
+    if payload is None or payload.get("site_files") != _count_files(run.config.site_path):
+        return None
+    copies = payload.get("copies")
+    if not isinstance(copies, dict) or _diagnostics(payload.get("diagnostics")) is None:
+        return None
+    if any(stat_signature(run.config.root / path) != sig for path, sig in copies.items()):
+        return None  # An image the site copied was edited.
+    return payload
+
+
+def diagnostics_of(payload: dict[str, Any]) -> list[Diagnostic]:
+    return _diagnostics(payload.get("diagnostics")) or []
+
+
+def forget_build(run: Run) -> None:
+    with run.store.transaction():
+        run.store.delete(UNCHANGED, [_NAME])
+
+
+def remember_build(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], pages: int,
+                   outputs: int) -> None:
+    """What the next build needs to tell, without loading anything, that nothing changed."""
+    site_dir = run.config.site_path
+    copies: dict[str, str] = {}
+    for record in load_published(run.store, site_dir).values():
+        copies.update(record.copies)
+    payload = {
+        "diagnostics": [list(astuple(d)) for d in diagnostics],
+        "pages": pages,
+        "outputs": outputs,
+        "copies": copies,
+        "site_files": _count_files(site_dir),
+    }
+    data = {"stats": {path: status.value for path, status in wiki.stats.items()}, "payload": payload}
+    with run.store.transaction():
+        run.store.put(UNCHANGED, [(_NAME, key, UNCHANGED.codec.encode(data))])
+
+
+def _load(run: Run, key: str) -> dict[str, Any] | None:
+    """The payload stored under ``key``, if the disk still says what it said then."""
+    value = run.store.get(UNCHANGED, _NAME, key)
+    if value is None:
+        return None
+    data = UNCHANGED.codec.decode(value)
+    try:
+        root = str(run.config.root)
+        if any(stat_target(root, path) is not Status(s) for path, s in data["stats"].items()):
+            return None
+        payload = data["payload"]
+        return payload if isinstance(payload, dict) else None
+    except (ValueError, KeyError, TypeError, AttributeError):  # corrupt or foreign: recompute
+        return None
+
+
+def _diagnostics(rows: Any) -> list[Diagnostic] | None:
+    try:
+        return [Diagnostic(*row) for row in rows]
+    except TypeError:
+        return None
+
+
+def _count_files(folder: Path) -> int:
+    """How many files the published site has."""
+    return sum(len(files) for _, _, files in os.walk(folder))

@@ -1,0 +1,144 @@
+"""Every kind of record the store holds, declared once: name, key, codec, the code behind it.
+
+A record is valid while its key is unchanged. Each key is the parts the kind lists (computed
+by the stage that asks) followed by the digest of the code that produces the value
+(:func:`kbtool.store.code.code_digest` of the kind's producer module), so an edit to that code
+makes the kind's records stale without anyone bumping a number. Kinds named by a page's path
+are removed with the page (:meth:`kbtool.store.db.Store.forget_pages`).
+
+The table in ``docs/architecture.md`` is this registry in words; a test keeps them equal.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from kbtool.model import Page
+from kbtool.store.code import code_digest
+from kbtool.store.codec import dump_page, load_page
+
+
+@dataclass(frozen=True)
+class Codec:
+    """How values of a kind are kept: ``decode`` returns None for a value it cannot trust."""
+
+    name: str
+    encode: Callable[[Any], bytes]
+    decode: Callable[[bytes], Any]
+
+
+def _json_decode(data: bytes) -> Any:
+    try:
+        return json.loads(data)
+    except ValueError:  # damaged or foreign: a miss
+        return None
+
+
+def _json_encode(value: Any) -> bytes:
+    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+
+
+def _page_encode(value: Any) -> bytes:
+    assert isinstance(value, Page)
+    return dump_page(value)
+
+
+JSON = Codec("json", _json_encode, _json_decode)
+#: pickles in which only the page model's classes may appear (see kbtool.store.codec)
+PAGE_PICKLE = Codec("page pickle", _page_encode, load_page)
+#: bytes the stage reads itself (fixed separators, chosen for speed), or nothing at all
+RAW = Codec("raw", bytes, bytes)
+
+
+@dataclass(frozen=True)
+class RecordKind:
+    name: str
+    #: what the key is made of, besides the producer's code (documentation)
+    key_parts: str
+    codec: Codec
+    #: the module whose code (with all it imports) determines the values
+    producer: str
+    #: named by a page's path, and removed with the page
+    per_page: bool
+
+    @cached_property
+    def code(self) -> str:
+        return code_digest(self.producer)
+
+    def key(self, *parts: str) -> str:
+        """The key of a record of this kind made from ``parts``, with the code's digest."""
+        return ".".join((*parts, self.code))
+
+
+PAGE = RecordKind(
+    "page", "the file's content digest", PAGE_PICKLE, "kbtool.parse.page", per_page=True
+)
+BODY = RecordKind(
+    "body",
+    "the file's content digest, the site's language",
+    JSON,
+    "kbtool.build.pageworker",
+    per_page=True,
+)
+SEARCH = RecordKind(
+    "search",
+    "the file's content digest, the site's language",
+    JSON,
+    "kbtool.build.pageworker",
+    per_page=True,
+)
+CHECK = RecordKind(
+    "check",
+    "the settings, today's date, the file's content digest",
+    JSON,
+    "kbtool.build.check",
+    per_page=True,
+)
+FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.build.check", per_page=True)
+STAT = RecordKind("stat", "the status the disk gave", RAW, "kbtool.build.check", per_page=False)
+RESULT = RecordKind(
+    "result",
+    "each cell's code, line and options, limits, inputs, Python's version",
+    JSON,
+    "kbtool.execute.runner",
+    per_page=True,
+)
+OUTPUT = RecordKind(
+    "output",
+    "everything the output shows (its page, neighbours, links, results, settings)",
+    JSON,
+    "kbtool.build.render",
+    per_page=False,
+)
+PUBLISHED = RecordKind(
+    "published", "the site folder", RAW, "kbtool.build.published", per_page=False
+)
+LAYOUT = RecordKind(
+    "layout", "the graph's pages and edges", JSON, "kbtool.render.graphpage", per_page=False
+)
+UNCHANGED = RecordKind(
+    "unchanged",
+    "every file's digest, the settings, today's date, the site folder",
+    JSON,
+    "kbtool.build.site",
+    per_page=False,
+)
+
+KINDS: tuple[RecordKind, ...] = (
+    PAGE,
+    BODY,
+    SEARCH,
+    CHECK,
+    FACTS,
+    STAT,
+    RESULT,
+    OUTPUT,
+    PUBLISHED,
+    LAYOUT,
+    UNCHANGED,
+)
+PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)
