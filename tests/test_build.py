@@ -241,7 +241,7 @@ def test_an_interrupted_build_leaves_the_previous_site_whole(
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(build_module, "_search_index", interrupted)
+    monkeypatch.setattr(build_module, "index_site", interrupted)
     with pytest.raises(KeyboardInterrupt):
         build(repo)
     assert snapshot(repo / "site") == before
@@ -252,7 +252,7 @@ def test_search_false_leaves_the_index_out(repo: Path, monkeypatch: pytest.Monke
     def indexed(*args: object) -> None:
         raise AssertionError("the search index was built")
 
-    monkeypatch.setattr(build_module, "_search_index", indexed)
+    monkeypatch.setattr(build_module, "index_site", indexed)
     report = build_site(config_from_table(repo, {"search": False}), jobs=1)
     assert report.ok and report.published and report.search is None
     assert "search" not in report.seconds

@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from test_build import build, small_wiki, write
 
-import kbtool.build.load
 import kbtool.parse.markdown
 import kbtool.parse.page
-from kbtool.build.load import Memory
+import kbtool.store.db
+from kbtool.build.run import Kept
 
 
 @pytest.fixture
@@ -63,25 +63,25 @@ def test_an_edit_parses_that_page_only(repo: Path, parses: list[str]) -> None:
     assert ">Mamba SSM</a>" in (repo / "site/wiki/concepts/transformer.html").read_text()
 
 
-def test_a_kept_memory_reads_nothing_of_unchanged_pages(
+def test_kept_pages_read_nothing_of_unchanged_pages(
     repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    memory: Memory = {}
-    build(repo, memory=memory)
-    assert set(memory) == set(small_wiki())
+    kept: Kept = {}
+    build(repo, kept=kept)
+    assert set(kept) == set(small_wiki())
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read: list[str] = []
-    real = kbtool.build.load.Store.some
+    real = kbtool.store.db.Store.some
 
     def some(self, kind, names):  # type: ignore[no-untyped-def]
         names = list(names)
-        read.extend(f"{kind}:{n}" for n in names)
+        read.extend(f"{kind.name}:{n}" for n in names)
         return real(self, kind, names)
 
-    monkeypatch.setattr(kbtool.build.load.Store, "some", some)
+    monkeypatch.setattr(kbtool.store.db.Store, "some", some)
     parses.clear()
-    report = build(repo, memory=memory)
+    report = build(repo, kept=kept)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
     assert all(name.endswith("mamba.md") for name in read)
@@ -111,16 +111,16 @@ def test_a_page_that_breaks_the_renderer_fails_alone(
 def test_a_page_that_breaks_its_assembly_fails_alone(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kbtool.build import site as build_module
+    from kbtool.build import render as render_stage
 
-    real = build_module.render_page
+    real = render_stage.render_page
 
     def breaking(site, path):  # type: ignore[no-untyped-def]
         if path.endswith("karpathy.md"):
             raise ValueError("bad template value")
         return real(site, path)
 
-    monkeypatch.setattr(build_module, "render_page", breaking)
+    monkeypatch.setattr(render_stage, "render_page", breaking)
     report = build(repo)
     assert not report.published
     assert [(d.path, d.code) for d in report.diagnostics if d.severity == "error"] == [

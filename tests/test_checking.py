@@ -12,7 +12,8 @@ import pytest
 from conftest import page_text
 
 from kbtool.build.check import check_wiki
-from kbtool.build.load import load_wiki, scan
+from kbtool.build.load import load_wiki
+from kbtool.build.run import new_run
 from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
@@ -24,7 +25,7 @@ TODAY = date(2026, 6, 1)
 def incremental(root: Path, today: date = TODAY) -> tuple[list[Diagnostic], int]:
     config = load_config(root)
     with open_store(config.cache_path) as store:
-        run = check_wiki(config, scan(config), store, jobs=1, today=today)
+        run = check_wiki(new_run(config, store, jobs=1, today=today))
     return filter_diagnostics(run.diagnostics, config), run.rechecked
 
 

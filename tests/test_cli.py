@@ -11,7 +11,8 @@ from pathlib import Path
 import networkx as nx
 import pytest
 
-from kbtool.diagnostics import Diagnostic, Summary, format_github
+from kbtool.diagnostics import Diagnostic, Summary
+from kbtool.report import Report, format_report
 
 SUMMARY = re.compile(r"^(\d+) errors?, (\d+) warnings?, (\d+) pages? checked in \d+\.\d\ds$")
 LINE = re.compile(
@@ -146,7 +147,8 @@ def test_github_output(repo: Path, run_kbtool) -> None:
 def test_github_escapes_properties_and_data() -> None:
     # Workflow commands: '%', CR and LF escaped everywhere; ':' and ',' also in properties.
     d = Diagnostic("wiki/a,b:c.md", 1, 2, "KB207", "error", "100% broken\nsecond line")
-    line = format_github([d], Summary(1, 0, 1, 0.0)).splitlines()[0]
+    report = Report([d], Summary(1, 0, 1, 0.0), Path("."))
+    line = format_report("github", report).splitlines()[0]
     assert (
         line
         == "::error file=wiki/a%2Cb%3Ac.md,line=1,col=2,title=KB207::100%25 broken%0Asecond line"

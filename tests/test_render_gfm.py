@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from render_support import render_text
 
-from kbtool.build import site as build
+from kbtool.build import plan as build_plan
 from kbtool.build.load import load_wiki
 from kbtool.config import Config
 from kbtool.render import diagrams
@@ -138,7 +138,7 @@ def test_the_site_ships_what_vendor_holds(tmp_path: Path, monkeypatch: pytest.Mo
     (tmp_path / "mermaid.min.js").write_bytes(b"window.mermaid = {};")
     (tmp_path / ".hidden").write_bytes(b"x")
     monkeypatch.setattr(diagrams, "VENDOR_DIR", tmp_path)
-    files = build.static_files()
+    files = build_plan.static_files()
     assert files["assets/vendor/mermaid.min.js"] == b"window.mermaid = {};"
     assert "assets/vendor/.hidden" not in files and "assets/diagrams.js" in files
 

@@ -8,12 +8,13 @@ from pathlib import Path
 
 import pytest
 
-import kbtool.build.load
+import kbtool.build.workers
 import kbtool.parse.page
 from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.store import db as store_module
+from kbtool.store.records import STAT, RecordKind
 
 
 @pytest.fixture
@@ -173,11 +174,12 @@ def test_a_damaged_record_is_a_miss(root: Path, parses: list[str]) -> None:
     assert parses == []
 
 
-def test_another_kbtool_versions_store_is_never_trusted(
+def test_records_made_by_other_code_are_never_trusted(
     root: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     load(root)
-    monkeypatch.setattr(store_module, "__version__", "0.0.0-other")
+    # Another kbtool version, or an edited module: every key holds the code's digest.
+    monkeypatch.setattr(RecordKind, "code", property(lambda self: "other code"))
     parses.clear()
     load(root)
     assert len(parses) == 3
@@ -191,12 +193,12 @@ def test_two_processes_share_the_store(root: Path) -> None:
         store_module.open_store(config.cache_path) as two,
     ):
         with one.transaction():
-            one.put("test", [("a", "k", b"1")])
-        assert two.get("test", "a", "k") == b"1"
+            one.put(STAT, [("a", "k", b"1")])
+        assert two.get(STAT, "a", "k") == b"1"
         with two.transaction():
-            two.put("test", [("a", "k2", b"2")])
-        assert one.get("test", "a", "k") is None
-        assert one.get("test", "a", "k2") == b"2"
+            two.put(STAT, [("a", "k2", b"2")])
+        assert one.get(STAT, "a", "k") is None
+        assert one.get(STAT, "a", "k2") == b"2"
 
 
 def test_an_unwritable_cache_is_not_fatal(root: Path, parses: list[str]) -> None:
@@ -245,13 +247,13 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     one = load_wiki(config, jobs=1, use_cache=False)
     pools: list[int] = []
 
-    real_pool = kbtool.build.load.worker_pool
+    real_pool = kbtool.build.workers.worker_pool
 
-    def counting_pool(workers: int):  # type: ignore[no-untyped-def]
+    def counting_pool(workers: int, *args):  # type: ignore[no-untyped-def]
         pools.append(workers)
-        return real_pool(workers)
+        return real_pool(workers, *args)
 
-    monkeypatch.setattr(kbtool.build.load, "worker_pool", counting_pool)
+    monkeypatch.setattr(kbtool.build.workers, "worker_pool", counting_pool)
     two = load_wiki(config, jobs=2, use_cache=False)
     assert pools == [2]  # the pages really were parsed by two worker processes
     assert two.pages == one.pages

@@ -1,0 +1,24 @@
+"""Stage 4, cells: run every page's python cells (stored results reused). With the checks,
+the gate: a failing cell stops the build before anything is rendered."""
+
+from __future__ import annotations
+
+from kbtool.build.run import Run
+from kbtool.execute.results import PageResult
+from kbtool.wiki import Wiki
+
+
+def run_cells(run: Run, wiki: Wiki) -> dict[str, PageResult]:
+    """Results of every page that runs, by path."""
+    try:
+        from kbtool.execute import run_pages, should_run
+    except ImportError:  # The runner is not there: a site without cell outputs.
+        return {}
+    config = run.config
+    pages = [p for p in wiki.pages.values() if p.python_cells and should_run(config, p)]
+    if not pages:
+        return {}
+    results = run_pages(
+        config, pages, jobs=run.workers.jobs, use_cache=run.use_store, store=run.store
+    )
+    return {r.path: r for r in results}

@@ -1,0 +1,81 @@
+"""The page worker: one file's bytes -> its page, its body with holes, its search text, once.
+
+A page is parsed once: the worker that parses it also takes its search text and renders its
+body (when a build asks for bodies) from the same tokens, and sends back compact records (a
+pickled page, the body and search text as JSON), never tokens. A page that breaks the renderer
+gets an empty body carrying a KB502 error, so one bad page never stops the others.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING
+
+from kbtool.model import Page
+from kbtool.store.codec import dump_page
+
+if TYPE_CHECKING:
+    from kbtool.render.markdown import PageBody
+    from kbtool.search.text import SearchDoc
+
+#: One file to parse: (path, bytes, page kind, content digest).
+Work = tuple[str, bytes, str, str]
+#: What the worker sends back: the pickled page, and the body and search text (for a build).
+Processed = tuple[bytes, bytes | None, bytes | None]
+
+
+def process(work: Work, language: str | None) -> Processed:
+    """Parse one file and, for a build (a ``language`` for the body's UI strings), take its
+    search text and render its body from the same tokens."""
+    from kbtool.parse.page import parse_page_tokens
+
+    path, data, kind, digest = work
+    page, tokens = parse_page_tokens(path, data, kind, digest)  # type: ignore[arg-type]
+    if language is None:
+        return dump_page(page), None, None
+    from kbtool.render.i18n import translator
+    from kbtool.render.markdown import render_body
+    from kbtool.search.text import search_doc
+
+    try:
+        doc = search_doc(page, tokens)  # before rendering, which changes the tokens
+        rendered = render_body(page, tokens, translator(language))
+    except Exception as error:  # a renderer bug on one page fails that page alone
+        doc, rendered = _unrendered(page, error)
+    return (
+        dump_page(page),
+        json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8"),
+        json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8"),
+    )
+
+
+def process_chunk(work: tuple[list[Work], str | None], indices: range) -> list[Processed]:
+    """:func:`process` for ``indices`` of the work list a pool's workers inherited."""
+    files, language = work
+    return [process(files[i], language) for i in indices]
+
+
+def decode_body(data: bytes) -> PageBody:
+    from kbtool.render.markdown import PageBody
+
+    return PageBody.from_json(json.loads(data))
+
+
+def decode_doc(data: bytes) -> SearchDoc:
+    from kbtool.search.text import SearchDoc
+
+    return SearchDoc.from_json(json.loads(data))
+
+
+def _unrendered(page: Page, error: Exception) -> tuple[SearchDoc, PageBody]:
+    """An empty body carrying a KB502 error, and no search text, for a page that broke the
+    renderer."""
+    from kbtool.diagnostics import Diagnostic
+    from kbtool.render.markdown import PageBody
+    from kbtool.render.urls import page_output
+    from kbtool.search.text import SearchDoc
+
+    message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
+    body = PageBody("", (), None, (Diagnostic(page.path, 1, 1, "KB502", "error", message),), False)
+    empty = SearchDoc(page.path, page_output(page.path), page.title, "", "", (), (), "")
+    return empty, body

@@ -1,0 +1,97 @@
+"""Stage 5, plan: every output of the site with a key of everything it depends on, split into
+the outputs the published site already has (fresh) and the ones to render (stale)."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from kbtool.build.published import Published, stat_signature
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.diagrams import vendor_files
+from kbtool.render.graphpage import graph_data, graph_page
+from kbtool.render.highlight import stylesheet
+from kbtool.render.indexes import index_pages
+from kbtool.render.pages import page_key
+from kbtool.render.templates import ASSETS_DIR
+from kbtool.store.records import OUTPUT
+
+
+@dataclass(frozen=True)
+class Planned:
+    """One output of the site: a page, an index page, the graph data, an asset."""
+
+    name: str
+    key: str
+    kind: str  # "page" | "index" | "graph" | "static"
+    arg: Any
+
+
+@dataclass(frozen=True)
+class Plan:
+    outputs: list[Planned]
+    #: outputs the published site has under the same key, with every copied file unchanged
+    fresh: list[Planned]
+    stale: list[Planned]
+
+    def nothing_to_do(self, published: dict[str, Published], site_dir: Path) -> bool:
+        """Every output is fresh, none was dropped, and every file is still in ``site_dir``."""
+        complete = all((site_dir / f).is_file() for r in published.values() for f in r.files)
+        names = {item.name for item in self.outputs}
+        return not self.stale and set(published) == names and complete
+
+
+def _digest(data: str | bytes) -> str:
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.blake2b(raw, digest_size=16).hexdigest()
+
+
+def static_files() -> dict[str, bytes]:
+    """The assets shipped in the package, plus the highlighting colours."""
+    files = {
+        f"assets/{path.name}": path.read_bytes()
+        for path in sorted(ASSETS_DIR.iterdir())
+        if path.is_file() and not path.name.startswith(".")
+    }
+    files["assets/pygments.css"] = stylesheet().encode("utf-8")
+    files.update(vendor_files())  # Mermaid, when `make` installed it
+    return files
+
+
+def outputs(site: SiteContext) -> list[Planned]:
+    """Every output of the site, each key ending with the renderer's code digest."""
+    planned = [
+        Planned("page:" + path, page_key(site, path), "page", path) for path in site.wiki.pages
+    ]
+    planned += [
+        Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
+    ]
+    data = graph_data(site)
+    page = graph_page(site, data)
+    planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
+    planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
+    planned += [
+        Planned(name, _digest(content), "static", content)
+        for name, content in static_files().items()
+    ]
+    return [replace(item, key=OUTPUT.key(item.key)) for item in planned]
+
+
+def plan_site(site: SiteContext, published: dict[str, Published]) -> Plan:
+    """The site's outputs, fresh or stale against the ``published`` site's record."""
+    planned = outputs(site)
+    fresh: list[Planned] = []
+    stale: list[Planned] = []
+    for item in planned:
+        is_fresh = _is_fresh(item, published.get(item.name), site.config.root)
+        (fresh if is_fresh else stale).append(item)
+    return Plan(planned, fresh, stale)
+
+
+def _is_fresh(item: Planned, record: Published | None, root: Path) -> bool:
+    if record is None or record.key != item.key:
+        return False
+    return all(stat_signature(root / path) == sig for path, sig in record.copies.items())

@@ -1,0 +1,132 @@
+"""Stage 6, render: into the staging folder, link the fresh outputs from the live site and
+render the stale ones: pages in the run's workers, indexes and the graph meanwhile here."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from kbtool.build.load import Loaded, fetch_bodies
+from kbtool.build.plan import Plan, Planned
+from kbtool.build.publish import reuse_file, write_file
+from kbtool.build.published import Published, stat_signature
+from kbtool.build.run import Run
+from kbtool.diagnostics import Diagnostic
+from kbtool.render.context import SiteContext
+from kbtool.render.graphpage import graph_layout, graph_script
+from kbtool.render.pages import Rendered, render_page
+
+#: Below this many pages to render, forking workers costs more than it saves.
+_PARALLEL_THRESHOLD = 48
+
+
+@dataclass(frozen=True)
+class Staged:
+    """The staging folder's outputs: every output's record, and which were rendered now."""
+
+    outputs: dict[str, Published]
+    rendered: list[Planned]
+    reused: int
+
+
+def stage(
+    run: Run,
+    site: SiteContext,
+    plan: Plan,
+    published: dict[str, Published],
+    loaded: Loaded,
+    staging: Path,
+) -> Staged:
+    """Fill ``staging`` with every output of ``plan``; the stale pages' bodies are read now."""
+    site_dir = run.config.site_path
+    outputs: dict[str, Published] = {}
+    stale = list(plan.stale)
+    for item in plan.fresh:
+        record = published[item.name]
+        if all(reuse_file(site_dir, staging, name) for name in record.files):
+            outputs[item.name] = record
+        else:  # A file went missing from site/: render the output again.
+            stale.append(item)
+    reused = len(outputs)
+    bodies = fetch_bodies(run, loaded, [item.arg for item in stale if item.kind == "page"])
+    site = replace(site, bodies=bodies)
+    run.clock.lap("reuse")
+    from kbtool.progress import Progress
+
+    bar = Progress(len(stale), "rendering", run.progress)
+    outputs.update(_render(run, site, staging, stale, bar.advance))
+    bar.close()
+    run.clock.lap("render")
+    return Staged(outputs, stale, reused)
+
+
+def _render_pages(work: tuple[SiteContext, Path], paths: list[str]) -> list[tuple[str, Rendered]]:
+    site, staging = work
+    done = []
+    for path in paths:
+        try:
+            rendered = render_page(site, path)
+        except Exception as error:  # a renderer bug on one page fails that page alone
+            message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
+            rendered = Rendered({}, (Diagnostic(path, 1, 1, "KB502", "error", message),))
+        for name, text in rendered.files.items():
+            write_file(staging, name, text)
+        for copy in rendered.copies:
+            target = staging / copy
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(site.config.root / copy, target)
+        done.append((path, rendered))
+    return done
+
+
+def _render_other(run: Run, site: SiteContext, staging: Path, item: Planned) -> Rendered:
+    if item.kind == "index":
+        content = item.arg.render(site)
+    elif item.kind == "graph":
+        content = graph_script(item.arg, graph_layout(run.store, item.arg))
+    else:
+        content = item.arg
+    write_file(staging, item.name, content)
+    return Rendered({item.name: ""})
+
+
+def _record(site: SiteContext, item: Planned, rendered: Rendered) -> Published:
+    root = site.config.root
+    copies = {path: stat_signature(root / path) for path in rendered.copies}
+    files = tuple(sorted(set(rendered.files) | set(rendered.copies)))
+    return Published(item.key, files, copies, rendered.diagnostics)
+
+
+def _render(
+    run: Run,
+    site: SiteContext,
+    staging: Path,
+    stale: list[Planned],
+    on_done: Callable[[int], None],
+) -> dict[str, Published]:
+    records: dict[str, Published] = {}
+    pages = [item for item in stale if item.kind == "page"]
+    by_path = {item.arg: item for item in pages}
+
+    def render_others() -> None:
+        for item in stale:
+            if item.kind != "page":
+                records[item.name] = _record(site, item, _render_other(run, site, staging, item))
+                on_done(1)
+
+    paths = [item.arg for item in pages]
+    if run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
+        size = max(4, min(64, len(paths) // (run.workers.jobs * 8) or 1))
+        chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+        # While the workers render pages, this process renders the indexes and the graph.
+        done = run.workers.map(_render_pages, (site, staging), chunks, meanwhile=render_others)
+    else:
+        render_others()
+        done = iter([_render_pages((site, staging), paths)])
+    for chunk in done:
+        for path, rendered in chunk:
+            records[by_path[path].name] = _record(site, by_path[path], rendered)
+            on_done(1)
+    return records

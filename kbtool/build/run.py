@@ -1,0 +1,70 @@
+"""The run: what every stage of one command needs, carried as one object.
+
+A stage takes the run and what the previous stage returned, and returns what the next one
+needs. The run holds no stage's results, except :class:`Kept`: what a long-running process
+(``kbtool serve``) keeps between builds so that unchanged pages are never read again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import TYPE_CHECKING, TextIO
+
+from kbtool.build.scan import Snapshot
+from kbtool.build.workers import Workers
+from kbtool.config import Config
+from kbtool.model import Page
+from kbtool.store.db import Store
+from kbtool.timings import Timings
+
+if TYPE_CHECKING:
+    from kbtool.render.markdown import PageBody
+
+#: Pages (and bodies) kept between builds: path -> (record key, (page, body or None)).
+Kept = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
+
+#: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).
+OnProgress = Callable[[int, int], None]
+
+
+@dataclass
+class Run:
+    config: Config
+    snapshot: Snapshot
+    store: Store
+    workers: Workers
+    #: False: trust no record (``--no-cache``); every page parsed, every cell run
+    use_store: bool = True
+    today: date = field(default_factory=date.today)
+    clock: Timings = field(default_factory=Timings)
+    #: where progress bars go (a terminal only; None: no bars)
+    progress: TextIO | None = None
+    kept: Kept = field(default_factory=dict)
+
+
+def new_run(
+    config: Config,
+    store: Store,
+    *,
+    snapshot: Snapshot | None = None,
+    jobs: int | None = None,
+    use_store: bool = True,
+    progress: TextIO | None = None,
+    kept: Kept | None = None,
+    today: date | None = None,
+) -> Run:
+    """A run over ``snapshot`` (else the files as they are now)."""
+    from kbtool.build.scan import scan
+
+    return Run(
+        config,
+        snapshot or scan(config),
+        store,
+        Workers(config.workers(jobs)),
+        use_store,
+        today=today or date.today(),
+        progress=progress,
+        kept={} if kept is None else kept,
+    )

@@ -1,0 +1,24 @@
+"""Stage 7, search: the index of every page into the staging folder, updated from the live
+site's (pages unchanged since take their search text from it; the others' come from the load
+stage, or from the store)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from kbtool.build.load import Loaded, fetch_search_docs
+from kbtool.build.run import Run
+from kbtool.wiki import Wiki
+
+
+def index_site(run: Run, wiki: Wiki, loaded: Loaded, staging: Path) -> Any:
+    """Write ``staging/search/``; the index's figures, as JSON."""
+    from kbtool.search.site import build_search
+
+    def fetch(paths: list[str]) -> Any:
+        return fetch_search_docs(run, loaded, paths)
+
+    stats = build_search(wiki, staging, run.config.site_path, fetch)
+    run.clock.lap("search")
+    return stats.to_json()
