@@ -1,4 +1,5 @@
-"""Stage 3, check: a whole check that reuses each page's stored results while nothing they depend on changed.
+"""Stage 3, check: the whole wiki checked, reusing each page's stored results while nothing
+they depend on changed.
 
 What a page's diagnostics (and its part of the link graph) depend on is its own content, the
 settings, kbtool's checker, today's date, and some *facts* of other pages: whether a path is a
@@ -14,20 +15,19 @@ the same as a cold check's.
 from __future__ import annotations
 
 import hashlib
-import json
 import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any
 
+from kbtool.build.load import counting, load_pages
+from kbtool.build.run import OnProgress, Run
 from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
 from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
-from kbtool.build.load import counting, load_pages
-from kbtool.build.run import OnProgress, Run
 from kbtool.model import Page
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
@@ -104,16 +104,14 @@ def _depends_on(item: ResolvedLink) -> set[str]:
 def _record(diagnostics: list[Diagnostic]) -> bytes:
     """A page's diagnostics as JSON; empty (not even ``[]``) for a clean page, so that a run
     reads only the records of pages that have something to report."""
-    if not diagnostics:
-        return b""
     rows = [[d.path, d.line, d.col, d.code, d.severity, d.message, d.fix] for d in diagnostics]
-    return json.dumps(rows, ensure_ascii=False).encode("utf-8")
+    return CHECK.codec.encode(rows)
 
 
 def _unrecord(data: bytes) -> list[Diagnostic] | None:
     try:
-        return [Diagnostic(*row) for row in json.loads(data)]
-    except (ValueError, TypeError):
+        return [Diagnostic(*row) for row in CHECK.codec.decode(data)]
+    except TypeError:  # damaged or foreign (None, or rows of another shape)
         return None
 
 

@@ -5,7 +5,6 @@ every output's key unchanged it stops after the plan. No page is parsed twice: a
 the holes of the body its page worker rendered.
 """
 
-
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -16,9 +15,9 @@ from kbtool.build.cells import run_cells
 from kbtool.build.check import check_wiki
 from kbtool.build.load import Loaded, load_pages
 from kbtool.build.lock import build_lock
-from kbtool.build.plan import plan_site
+from kbtool.build.plan import Plan, plan_site
 from kbtool.build.publish import publish, remove_stale_staging, staging_folder
-from kbtool.build.published import load_published
+from kbtool.build.published import Published, load_published
 from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.search import index_site
@@ -105,21 +104,33 @@ def build_site(
             report.diagnostics += filter_diagnostics(outputs, config)
             report.ok = not report.errors
         else:
-            with staging_folder(site_dir) as staging:
-                staged = stage(run, site, plan, published, loaded, staging)
-                report.reused, report.rendered = staged.reused, len(staged.rendered)
-                report.rendered_outputs = sorted(item.name for item in staged.rendered)
-                outputs = (d for r in staged.outputs.values() for d in r.diagnostics)
-                report.diagnostics = sorted(report.diagnostics + filter_diagnostics(outputs, config))
-                if report.errors:
-                    return report
-                if config.search:
-                    report.search = index_site(run, wiki, loaded, staging)
-                publish(run, staging, staged.outputs, published)
-                report.ok = report.published = True
+            _stage_and_publish(run, site, plan, published, loaded, report)
         if report.ok:
             remember_build(run, key, wiki, report.diagnostics, report.pages, report.outputs)
     return report
+
+
+def _stage_and_publish(
+    run: Run,
+    site: SiteContext,
+    plan: Plan,
+    published: dict[str, Published],
+    loaded: Loaded,
+    report: BuildReport,
+) -> None:
+    """Render into a staging folder, index it, and swap it in unless rendering found errors."""
+    with staging_folder(run.config.site_path) as staging:
+        staged = stage(run, site, plan, published, loaded, staging)
+        report.reused, report.rendered = staged.reused, len(staged.rendered)
+        report.rendered_outputs = sorted(item.name for item in staged.rendered)
+        found = (d for r in staged.outputs.values() for d in r.diagnostics)
+        report.diagnostics = sorted(report.diagnostics + filter_diagnostics(found, run.config))
+        if report.errors:
+            return
+        if run.config.search:
+            report.search = index_site(run, site.wiki, loaded, staging)
+        publish(run, staging, staged.outputs, published)
+        report.ok = report.published = True
 
 
 def _load(run: Run) -> Loaded:

@@ -62,8 +62,9 @@ def forget_build(run: Run) -> None:
         run.store.delete(UNCHANGED, [_NAME])
 
 
-def remember_build(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], pages: int,
-                   outputs: int) -> None:
+def remember_build(
+    run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], pages: int, outputs: int
+) -> None:
     """What the next build needs to tell, without loading anything, that nothing changed."""
     site_dir = run.config.site_path
     copies: dict[str, str] = {}
@@ -76,7 +77,8 @@ def remember_build(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]
         "copies": copies,
         "site_files": _count_files(site_dir),
     }
-    data = {"stats": {path: status.value for path, status in wiki.stats.items()}, "payload": payload}
+    stats = {path: status.value for path, status in wiki.stats.items()}
+    data = {"stats": stats, "payload": payload}
     with run.store.transaction():
         run.store.put(UNCHANGED, [(_NAME, key, UNCHANGED.codec.encode(data))])
 

@@ -34,7 +34,7 @@ _NAME = re.compile(r"\w+")
 
 
 @cache
-def _modules() -> dict[str, Path]:
+def modules() -> dict[str, Path]:
     """Every module of the package by dotted name (a package by its ``__init__``)."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
@@ -46,23 +46,23 @@ def _modules() -> dict[str, Path]:
 
 
 @cache
-def _imports(module: str) -> frozenset[str]:
+def imports_of(module: str) -> frozenset[str]:
     """The kbtool modules that ``module``'s text imports."""
-    modules = _modules()
-    text = modules[module].read_text(encoding="utf-8")
+    found_modules = modules()
+    text = found_modules[module].read_text(encoding="utf-8")
     found: set[str] = set()
     for match in _IMPORT.finditer(text):
         base = match.group(1) or match.group(3)
-        if base in modules:
+        if base in found_modules:
             found.add(base)
         for name in _NAME.findall(match.group(2) or ""):
-            if f"{base}.{name}" in modules:  # `from kbtool.render import urls`
+            if f"{base}.{name}" in found_modules:  # `from kbtool.render import urls`
                 found.add(f"{base}.{name}")
         # `import kbtool.a.b` and `from kbtool.a.b import x` run kbtool.a's __init__ too
         parts = base.split(".")
         found.update(".".join(parts[:n]) for n in range(2, len(parts)) if ".".join(parts[:n]))
     found.discard(module)
-    return frozenset(found & set(modules))
+    return frozenset(found & set(found_modules))
 
 
 @cache
@@ -71,7 +71,7 @@ def closure(module: str) -> frozenset[str]:
     seen = {module}
     todo = [module]
     while todo:
-        for name in _imports(todo.pop()):
+        for name in imports_of(todo.pop()):
             if name not in seen:
                 seen.add(name)
                 todo.append(name)
@@ -90,8 +90,7 @@ def _data_files(folder: Path) -> list[Path]:
 @cache
 def code_digest(module: str) -> str:
     """A hash of kbtool's version and of every file in ``module``'s closure, data included."""
-    modules = _modules()
-    paths = sorted(modules[name] for name in closure(module))
+    paths = sorted(modules()[name] for name in closure(module))
     folders = sorted({path.parent for path in paths})
     digest = hashlib.blake2b(__version__.encode(), digest_size=12)
     for path in paths + [f for folder in folders for f in _data_files(folder)]:

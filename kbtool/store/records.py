@@ -48,6 +48,12 @@ def _page_encode(value: Any) -> bytes:
 
 
 JSON = Codec("json", _json_encode, _json_decode)
+#: a JSON list, or nothing at all for an empty one: a run reads only records with something
+JSON_LIST = Codec(
+    "json list, empty for none",
+    lambda rows: _json_encode(rows) if rows else b"",
+    lambda data: _json_decode(data) if data else [],
+)
 #: pickles in which only the page model's classes may appear (see kbtool.store.codec)
 PAGE_PICKLE = Codec("page pickle", _page_encode, load_page)
 #: bytes the stage reads itself (fixed separators, chosen for speed), or nothing at all
@@ -94,7 +100,7 @@ SEARCH = RecordKind(
 CHECK = RecordKind(
     "check",
     "the settings, today's date, the file's content digest",
-    JSON,
+    JSON_LIST,
     "kbtool.build.check",
     per_page=True,
 )
