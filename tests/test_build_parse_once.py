@@ -66,9 +66,9 @@ def test_an_edit_parses_that_page_only(repo: Path, parses: list[str]) -> None:
 def test_kept_pages_read_nothing_of_unchanged_pages(
     repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kept: Kept = {}
+    kept = Kept()
     build(repo, kept=kept)
-    assert set(kept) == set(small_wiki())
+    assert set(kept.pages) == set(small_wiki())
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read: list[str] = []

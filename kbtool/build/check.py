@@ -73,6 +73,8 @@ class CheckRun:
     diagnostics: list[Diagnostic]
     wiki: Wiki
     rechecked: int
+    #: the run's store holds this check's link table (not so when it could not be written)
+    links_stored: bool = True
 
 
 def _settings_key(config: Config, today: date) -> str:
@@ -193,7 +195,8 @@ def check_wiki(
     _save(store, wiki, rows, deps, links, new_facts, removed)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
-            return check_wiki(replace(run, store=scratch, use_store=False), pages)
+            afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
+            return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale))
@@ -268,5 +271,8 @@ def _save(
         store.put(FACTS, facts_rows)
         store.put(STAT, [(path, status, b"") for path, status in stats.items()])
         store.set_deps(deps)
+        # Before the link table changes: the site shows these pages and their neighbours
+        # differently now (see build.siteinfo).
+        store.mark_pending(set(links) | removed)
         store.set_links({path: (c.kind, c.edges, c.related) for path, c in links.items()})
         store.forget_pages(removed)

@@ -21,7 +21,7 @@ from kbtool.build.pageworker import (
     process,
     process_chunk,
 )
-from kbtool.build.run import Kept, OnProgress, Run, new_run
+from kbtool.build.run import OnProgress, Run, new_run
 from kbtool.build.workers import chunked
 from kbtool.config import Config
 from kbtool.discover import Found
@@ -35,6 +35,8 @@ if TYPE_CHECKING:
     from kbtool.build.scan import Snapshot
     from kbtool.render.markdown import PageBody
     from kbtool.search.text import SearchDoc
+
+KeptPages = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
 
 #: Below this many pages to parse, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 64
@@ -62,7 +64,7 @@ def load_pages(
     wanted = set(only) if only is not None else None
     files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
     language = run.config.language if with_bodies else None
-    kept = run.kept if run.use_store else {}
+    kept = run.kept.pages if run.use_store else {}
     key_of = _keys(language)
     remembered = _still_kept(kept, files, key_of)
     names = [item.path for item, _, _ in files if item.path not in remembered]
@@ -104,7 +106,7 @@ def load_pages(
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
     pages = {path: pages[path] for path in sorted(pages)}
-    _keep(run.kept, pages, bodies, key_of, forget_others=only is None)
+    _keep(run.kept.pages, pages, bodies, key_of, forget_others=only is None)
     return Loaded(pages, bodies, docs)
 
 
@@ -115,7 +117,7 @@ def _keys(language: str | None) -> Callable[[str], str]:
 
 
 def _still_kept(
-    kept: Kept, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
+    kept: KeptPages, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
 ) -> dict[str, tuple[Page, PageBody | None]]:
     """The pages (and bodies) kept that are still valid for ``files``."""
     found: dict[str, tuple[Page, PageBody | None]] = {}
@@ -130,7 +132,7 @@ def _still_kept(
 
 
 def _keep(
-    kept: Kept,
+    kept: KeptPages,
     pages: dict[str, Page],
     bodies: dict[str, PageBody],
     key_of: Callable[[str], str],
@@ -205,10 +207,11 @@ def fetch_bodies(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[str, Pa
     found = {p: loaded.bodies[p] for p in paths if p in loaded.bodies}
     wanted = [p for p in paths if p not in found]
     found.update(_records(run, BODY, wanted, decode_body))
+    kept = run.kept.pages
     for path in wanted:  # serve keeps them for the next build
-        if path in run.kept:
-            key, (page, _) = run.kept[path]
-            run.kept[path] = (key, (page, found[path]))
+        if path in kept:
+            key, (page, _) = kept[path]
+            kept[path] = (key, (page, found[path]))
     return found
 
 

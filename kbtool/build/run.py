@@ -21,9 +21,18 @@ from kbtool.timings import Timings
 
 if TYPE_CHECKING:
     from kbtool.render.markdown import PageBody
+    from kbtool.render.site import PageInfo
 
-#: Pages (and bodies) kept between builds: path -> (record key, (page, body or None)).
-Kept = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
+
+@dataclass
+class Kept:
+    """What a long-running process keeps between builds, each value with its record's key."""
+
+    #: path -> (key, (page, body or None))
+    pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
+    #: path -> (key, what the site shows of the page)
+    infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
+
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).
 OnProgress = Callable[[int, int], None]
@@ -41,7 +50,7 @@ class Run:
     clock: Timings = field(default_factory=Timings)
     #: where progress bars go (a terminal only; None: no bars)
     progress: TextIO | None = None
-    kept: Kept = field(default_factory=dict)
+    kept: Kept = field(default_factory=Kept)
 
 
 def new_run(
@@ -66,5 +75,5 @@ def new_run(
         use_store,
         today=today or date.today(),
         progress=progress,
-        kept={} if kept is None else kept,
+        kept=Kept() if kept is None else kept,
     )

@@ -7,12 +7,12 @@ the holes of the body its page worker rendered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, TextIO
 
 from kbtool.build.cells import run_cells
-from kbtool.build.check import check_wiki
+from kbtool.build.check import CheckRun, check_wiki
 from kbtool.build.load import Loaded, load_pages
 from kbtool.build.lock import build_lock
 from kbtool.build.plan import Plan, plan_site
@@ -21,6 +21,7 @@ from kbtool.build.published import Published, load_published
 from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.search import index_site
+from kbtool.build.siteinfo import site_infos
 from kbtool.build.unchanged import (
     diagnostics_of,
     forget_build,
@@ -34,10 +35,8 @@ from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
-from kbtool.render.site import collect
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
-from kbtool.wiki import Wiki
 
 
 @dataclass
@@ -85,16 +84,17 @@ def build_site(
             return _unchanged(report, last, run)
         forget_build(run)
         loaded = _load(run)
-        wiki = _gate(run, loaded, report)
-        if wiki is None:
+        checked = _gate(run, loaded, report)
+        if checked is None:
             return report
+        wiki = checked.wiki
         results = run_cells(run, wiki)
         report.failed_cells = [r for r in results.values() if r.status == "failed"]
         run.clock.lap("cells")
         if report.failed_cells:
             return report
         published = {} if full or not site_dir.is_dir() else load_published(store, site_dir)
-        site = SiteContext(config, wiki, collect(wiki), results)
+        site = SiteContext(config, wiki, site_infos(run, wiki, checked), results)
         plan = plan_site(site, published)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
@@ -141,15 +141,16 @@ def _load(run: Run) -> Loaded:
     return loaded
 
 
-def _gate(run: Run, loaded: Loaded, report: BuildReport) -> Wiki | None:
-    """The checks (and the diagrams' own): the wiki to build, or None if an error stops it."""
+def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
+    """The checks (and the diagrams' own), the wiki to build holding every page; None if an
+    error stops the build."""
     report.pages = len(loaded.pages)
     checked = check_wiki(run, pages=loaded.pages)
-    wiki = checked.wiki.with_pages(loaded.pages)
-    found = checked.diagnostics + diagram_diagnostics(wiki)
+    checked = replace(checked, wiki=checked.wiki.with_pages(loaded.pages))
+    found = checked.diagnostics + diagram_diagnostics(checked.wiki)
     report.diagnostics = filter_diagnostics(found, run.config)
     run.clock.lap("check")
-    return None if report.errors else wiki
+    return None if report.errors else checked
 
 
 def _unchanged(report: BuildReport, last: dict[str, Any], run: Run) -> BuildReport:

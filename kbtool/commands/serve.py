@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.serve import BuildVersion, make_server, watch_and_rebuild
 
     config = load_project_config(args)
-    kept: Kept = {}  # the wiki, kept between rebuilds: only edited pages are read again
+    kept = Kept()  # the wiki, kept between rebuilds: only edited pages are read again
     #: sites published when the rebuild under way began; None between rebuilds
     rebuilding: int | None = None
 

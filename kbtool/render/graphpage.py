@@ -17,7 +17,6 @@ from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.indexes import IndexPage
 from kbtool.render.layout import layout
-from kbtool.report.graph import edges
 from kbtool.store.db import Store
 from kbtool.store.records import LAYOUT
 
@@ -41,7 +40,8 @@ class GraphData:
 def graph_data(site: SiteContext) -> GraphData:
     paths = sorted(site.infos)
     index = {path: i for i, path in enumerate(paths)}
-    pairs = sorted({(index[a], index[b]) for a, b, _ in edges(site.wiki)})
+    # Every link between two pages is some page's backlink.
+    pairs = sorted({(index[b.path], index[p]) for p in paths for b in site.infos[p].backlinks})
     return GraphData(
         paths,
         [site.infos[p].ref.title for p in paths],

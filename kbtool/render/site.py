@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import marshal
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from kbtool.model import Page
 from kbtool.render import urls
 from kbtool.report.graph import edges
-from kbtool.wiki import Status, Wiki
+from kbtool.wiki import ResolvedLink, Status, Wiki
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,27 +54,51 @@ class PageInfo:
     #: (link target as written, title shown) for every other page its body links to.
     linked_titles: tuple[tuple[str, str], ...]
 
-    def key_bytes(self) -> bytes:
-        """Everything above as bytes, for the page's key: marshal of plain tuples and strings
-        (a dataclass repr, or any repr of long Chinese text, is many times slower)."""
+    def parts(self) -> tuple[Any, ...]:
+        """Everything above as plain tuples and strings (for keys and records)."""
 
         def entries(items: tuple[Entry, ...]) -> tuple[tuple[str, tuple[str, ...] | None], ...]:
             return tuple((e.text, e.ref.parts() if e.ref else None) for e in items)
 
-        return marshal.dumps(
-            (
-                self.ref.parts(),
-                self.summary,
-                self.description,
-                self.updated,
-                self.tags,
-                entries(self.related),
-                entries(self.sources),
-                tuple(r.parts() for r in self.backlinks),
-                tuple((r.parts(), kind) for r, kind in self.neighbours),
-                self.linked_titles,
-            )
+        return (
+            self.ref.parts(),
+            self.summary,
+            self.description,
+            self.updated,
+            self.tags,
+            entries(self.related),
+            entries(self.sources),
+            tuple(r.parts() for r in self.backlinks),
+            tuple((r.parts(), kind) for r, kind in self.neighbours),
+            self.linked_titles,
         )
+
+    @classmethod
+    def from_parts(cls, parts: Any) -> PageInfo:
+        """The PageInfo of :meth:`parts` (or of its JSON, lists for tuples); raises
+        ValueError, TypeError or IndexError for anything else."""
+        ref, summary, description, updated, tags, related, sources, back, around, linked = parts
+
+        def entries(items: Any) -> tuple[Entry, ...]:
+            return tuple(Entry(str(text), Ref(*r) if r else None) for text, r in items)
+
+        return cls(
+            Ref(*ref),
+            str(summary),
+            str(description),
+            str(updated),
+            tuple(map(str, tags)),
+            entries(related),
+            entries(sources),
+            tuple(Ref(*r) for r in back),
+            tuple((Ref(*r), str(kind)) for r, kind in around),
+            tuple((str(target), str(title)) for target, title in linked),
+        )
+
+    def key_bytes(self) -> bytes:
+        """:meth:`parts` as bytes, for the page's key: marshal of plain tuples and strings
+        (a dataclass repr, or any repr of long Chinese text, is many times slower)."""
+        return marshal.dumps(self.parts())
 
 
 def _text(value: Any) -> str:
@@ -119,12 +144,29 @@ _KIND_LABELS = {
 
 def collect(wiki: Wiki) -> dict[str, PageInfo]:
     """Every page's :class:`PageInfo`, by path."""
-    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
+    return collect_pages(wiki, list(wiki.pages), edges(wiki), wiki.links)
+
+
+def collect_pages(
+    wiki: Wiki,
+    paths: Iterable[str],
+    touching: Iterable[tuple[str, str, str]],
+    links: Iterable[ResolvedLink],
+) -> dict[str, PageInfo]:
+    """The :class:`PageInfo` of ``paths``, from ``touching``, every edge (from, to, kind) that
+    starts or ends at one of them, and ``links``, every resolved link of them."""
+    refs: dict[str, Ref] = {}
+
+    def ref(path: str) -> Ref:
+        if path not in refs:
+            refs[path] = ref_of(wiki.pages[path])
+        return refs[path]
+
     incoming: dict[str, set[str]] = defaultdict(set)
     outgoing: dict[str, set[str]] = defaultdict(set)
     # The kinds of link joining two pages, as bits: 175,000 pairs at 7,000 pages, so no sets.
     kinds: dict[tuple[str, str], int] = defaultdict(int)
-    for frm, to, kind in edges(wiki):
+    for frm, to, kind in touching:
         incoming[to].add(frm)
         outgoing[frm].add(to)
         bit = _KIND_BITS[kind]
@@ -132,9 +174,9 @@ def collect(wiki: Wiki) -> dict[str, PageInfo]:
         kinds[(to, frm)] |= bit
     entries: dict[str, dict[str, list[Entry]]] = defaultdict(lambda: {"related": [], "source": []})
     linked: dict[str, list[tuple[str, str]]] = defaultdict(list)
-    for item in wiki.links:
+    for item in links:
         target = item.target
-        page_ref = refs.get(target.page.path) if target.page is not None else None
+        page_ref = ref(target.page.path) if target.page is not None else None
         ok = target.status in (Status.OK, Status.AMBIGUOUS)
         if item.link.kind in ("related", "source"):
             entries[item.page.path][item.link.kind].append(
@@ -146,19 +188,20 @@ def collect(wiki: Wiki) -> dict[str, PageInfo]:
             linked[item.page.path].append((item.link.target + "\x00" + target.status.value, shown))
 
     infos: dict[str, PageInfo] = {}
-    for path, page in wiki.pages.items():
+    for path in paths:
+        page = wiki.pages[path]
         meta = page.meta
         around = sorted(outgoing[path] | incoming[path])
         infos[path] = PageInfo(
-            ref=refs[path],
+            ref=ref(path),
             summary=_text(meta.get("summary")),
             description=_text(meta.get("description")),
             updated=_text(meta.get("updated")),
             tags=tags_of(page),
             related=tuple(entries[path]["related"]),
             sources=tuple(entries[path]["source"]),
-            backlinks=tuple(refs[p] for p in sorted(incoming[path])),
-            neighbours=tuple((refs[p], _KIND_LABELS[kinds[(path, p)]]) for p in around),
+            backlinks=tuple(ref(p) for p in sorted(incoming[path])),
+            neighbours=tuple((ref(p), _KIND_LABELS[kinds[(path, p)]]) for p in around),
             linked_titles=tuple(linked[path]),
         )
     return infos

@@ -48,6 +48,9 @@ CREATE TABLE IF NOT EXISTS graph_edges (
     src TEXT NOT NULL, dst TEXT NOT NULL, kind TEXT NOT NULL, PRIMARY KEY (src, dst, kind)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS graph_edges_by_dst ON graph_edges (dst, kind);
+CREATE TABLE IF NOT EXISTS pending (
+    page TEXT NOT NULL, near TEXT NOT NULL, PRIMARY KEY (page, near)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS graph_related (
     src TEXT NOT NULL, n INTEGER NOT NULL, dst TEXT NOT NULL, line INTEGER NOT NULL,
     col INTEGER NOT NULL, raw TEXT NOT NULL, PRIMARY KEY (src, n)
@@ -217,6 +220,34 @@ class Store:
         for table, column in (("graph_pages", "path"), ("graph_edges", "src")):
             self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
         self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
+
+    def mark_pending(self, pages: Iterable[str]) -> None:
+        """Note ``pages`` (checked again, or gone) and every page a stored link joins them to,
+        before the link table changes: what the site shows of them is to be made again."""
+        names = set(pages)
+        rows = [(p, p) for p in names]
+        for frm, to, _ in self.edges_touching(names):
+            rows += [(frm, to)] if frm in names else []
+            rows += [(to, frm)] if to in names else []
+        self._db.executemany("INSERT OR IGNORE INTO pending (page, near) VALUES (?, ?)", rows)
+
+    def pending(self) -> tuple[set[str], set[str]]:
+        """The pages marked by :meth:`mark_pending` since :meth:`clear_pending`, and the pages
+        their links joined them to then."""
+        rows = self._db.execute("SELECT page, near FROM pending").fetchall()
+        return {page for page, _ in rows}, {near for _, near in rows}
+
+    def clear_pending(self, pages: Iterable[str]) -> None:
+        self._db.executemany("DELETE FROM pending WHERE page = ?", ((p,) for p in pages))
+
+    def edges_touching(self, pages: Iterable[str]) -> list[tuple[str, str, str]]:
+        """(from, to, link kind) of every stored link that starts or ends at one of ``pages``."""
+        found: set[tuple[str, str, str]] = set()
+        for chunk, marks in _chunks(pages):
+            for column in ("src", "dst"):
+                query = f"SELECT src, dst, kind FROM graph_edges WHERE {column} IN ({marks})"
+                found.update(self._db.execute(query, chunk))
+        return sorted(found)
 
     def orphans(self) -> list[str]:
         return [path for (path,) in self._db.execute(_ORPHANS)]

@@ -105,6 +105,13 @@ CHECK = RecordKind(
     per_page=True,
 )
 FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.build.check", per_page=True)
+INFO = RecordKind(
+    "info",
+    "the file's content digest, the settings (and valid only while the page's check is)",
+    JSON,
+    "kbtool.build.siteinfo",
+    per_page=True,
+)
 STAT = RecordKind("stat", "the status the disk gave", RAW, "kbtool.build.check", per_page=False)
 RESULT = RecordKind(
     "result",
@@ -140,6 +147,7 @@ KINDS: tuple[RecordKind, ...] = (
     SEARCH,
     CHECK,
     FACTS,
+    INFO,
     STAT,
     RESULT,
     OUTPUT,
