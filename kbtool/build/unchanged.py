@@ -22,6 +22,7 @@ from typing import Any
 from kbtool.build.published import load_published, stat_signature
 from kbtool.build.run import Run
 from kbtool.diagnostics import Diagnostic
+from kbtool.render.diagrams import VENDOR_DIR
 from kbtool.store.records import UNCHANGED
 from kbtool.wiki import Status, Wiki, stat_target
 
@@ -29,12 +30,14 @@ _NAME = "build"
 
 
 def unchanged_key(run: Run) -> str:
+    vendor = sorted((p.name, stat_signature(p)) for p in VENDOR_DIR.glob("*") if p.is_file())
     text = repr(
         (
             run.config.fingerprint(),
             run.snapshot.digest(),
             run.today.isoformat(),
             str(run.config.site_path),
+            vendor,  # Mermaid installed (or updated) since: its file is an output
         )
     )
     return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())

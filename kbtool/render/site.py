@@ -97,8 +97,10 @@ class PageInfo:
 
     def key_bytes(self) -> bytes:
         """:meth:`parts` as bytes, for the page's key: marshal of plain tuples and strings
-        (a dataclass repr, or any repr of long Chinese text, is many times slower)."""
-        return marshal.dumps(self.parts())
+        (a dataclass repr, or any repr of long Chinese text, is many times slower). Version 2:
+        later versions write a reference for an object met twice, so equal values built
+        differently (fresh, or read from a record) would give different bytes."""
+        return marshal.dumps(self.parts(), 2)
 
 
 def _text(value: Any) -> str:

@@ -31,6 +31,14 @@ _IMPORT = re.compile(
     re.MULTILINE,
 )
 _NAME = re.compile(r"\w+")
+#: Third-party files `make vendor` copies into the package (Mermaid): not kbtool's code. The
+#: outputs that ship them are keyed by their content, the whole build by their stat.
+_NOT_CODE = frozenset({"vendor", "__pycache__"})
+
+
+@cache
+def _read(path: Path) -> bytes:
+    return path.read_bytes()
 
 
 @cache
@@ -49,7 +57,7 @@ def modules() -> dict[str, Path]:
 def imports_of(module: str) -> frozenset[str]:
     """The kbtool modules that ``module``'s text imports."""
     found_modules = modules()
-    text = found_modules[module].read_text(encoding="utf-8")
+    text = _read(found_modules[module]).decode("utf-8")
     found: set[str] = set()
     for match in _IMPORT.finditer(text):
         base = match.group(1) or match.group(3)
@@ -82,7 +90,7 @@ def _data_files(folder: Path) -> list[Path]:
     """The files of ``folder``'s subfolders that are not Python packages (templates/, ...)."""
     files = []
     for sub in sorted(folder.iterdir()):
-        if sub.is_dir() and not (sub / "__init__.py").exists() and sub.name != "__pycache__":
+        if sub.is_dir() and not (sub / "__init__.py").exists() and sub.name not in _NOT_CODE:
             files += sorted(p for p in sub.rglob("*") if p.is_file())
     return files
 
@@ -95,5 +103,5 @@ def code_digest(module: str) -> str:
     digest = hashlib.blake2b(__version__.encode(), digest_size=12)
     for path in paths + [f for folder in folders for f in _data_files(folder)]:
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
-        digest.update(path.read_bytes())
+        digest.update(_read(path))
     return digest.hexdigest()
