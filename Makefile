@@ -33,8 +33,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check kbtool tests benchmarks
-	$(BIN)/ruff check kbtool tests benchmarks
+	$(BIN)/ruff format --check kbtool tests benchmarks scripts
+	$(BIN)/ruff check kbtool tests benchmarks scripts
 	$(BIN)/mypy
 
 # An sdist and a wheel in dist/, both with Mermaid: a kbtool installed from them (pipx, uv tool
