@@ -22,11 +22,30 @@ ROOT = Path(__file__).resolve().parent.parent
 MERMAID = "kbtool/render/vendor/mermaid.min.js"
 
 
+def copy_checkout(dest: Path, *only: str, vendor: bool = False) -> Path:
+    """This repository's tracked files (or those under ``only``) copied to ``dest``, as a clone
+    has them; with ``vendor``, also the Mermaid files `make vendor` puts in the package."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", *only], cwd=ROOT, capture_output=True, check=True
+    ).stdout.decode()
+    names = [name for name in listed.split("\0") if name]
+    if vendor:
+        names += [str(p.relative_to(ROOT)) for p in (ROOT / MERMAID).parent.iterdir()]
+    for name in names:
+        (dest / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, dest / name)
+    return dest
+
+
 def build_dist(out: Path) -> tuple[Path, Path]:
-    """Build the sdist and the wheel into ``out``, as `make dist` does; return both paths."""
+    """Build the sdist and the wheel into ``out``, as `make dist` does; return both paths.
+
+    The build runs in a copy of the checkout: setuptools writes its release tree and egg-info
+    into the source folder, and two builds of one folder at once (parallel tests) collide."""
     if not (ROOT / MERMAID).is_file():
         pytest.fail(f"{MERMAID} is missing: `make vendor` (npm) must run before the wheel test")
-    run([sys.executable, "-m", "build", "--outdir", str(out), str(ROOT)], cwd=ROOT)
+    source = copy_checkout(out / "source", vendor=True)
+    run([sys.executable, "-m", "build", "--outdir", str(out), str(source)], cwd=source)
     (sdist,) = out.glob("kbtool-*.tar.gz")
     (wheel,) = out.glob("kbtool-*.whl")
     return sdist, wheel

@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 from action_support import load_action, run_action
-from dist_support import ROOT, copy_bundled_wiki, fresh_venv
+from dist_support import ROOT, copy_bundled_wiki, copy_checkout, fresh_venv
 
 ACTION = load_action(ROOT / "action.yml")
 #: What a checkout needs for `make vendor` and `pip install .` (not the wiki or the tests).
@@ -55,27 +54,12 @@ def test_the_cached_folder_is_the_store_kbtool_writes() -> None:
     )
 
 
-def _checkout(dest: Path) -> Path:
-    """This repository as `uses:` checks it out: its tracked files, no vendor/, no venv."""
-    tracked = (
-        subprocess.run(
-            ["git", "ls-files", "-z", *PACKAGE_FILES], cwd=ROOT, capture_output=True, check=True
-        )
-        .stdout.decode()
-        .split("\0")
-    )
-    for name in filter(None, tracked):
-        (dest / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, dest / name)
-    assert not (dest / "kbtool/render/vendor").exists()
-    return dest
-
-
 @pytest.mark.slow
 def test_the_action_checks_tests_builds_and_hands_over_the_site(tmp_path: Path) -> None:
     if not shutil.which("npm"):
         pytest.skip("npm is needed to install kbtool from a checkout, as the action does")
-    action_path = _checkout(tmp_path / "action")
+    action_path = copy_checkout(tmp_path / "action", *PACKAGE_FILES)
+    assert not (action_path / "kbtool/render/vendor").exists()
     bin_dir = fresh_venv(tmp_path / "venv")
     env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "HOME": str(tmp_path), "LANG": "C.UTF-8"}
     workspace = copy_bundled_wiki(tmp_path / "workspace")
