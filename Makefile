@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed
 VENDOR := kbtool/render/vendor
 MERMAID := $(VENDOR)/mermaid.min.js
 
-.PHONY: site test check lint bench clean vendor
+.PHONY: site test check lint bench clean vendor dist screenshots
 
 $(STAMP): pyproject.toml package.json package-lock.json
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +33,20 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -n auto
 
 lint: $(STAMP)
-	$(BIN)/ruff format --check kbtool tests benchmarks
-	$(BIN)/ruff check kbtool tests benchmarks
+	$(BIN)/ruff format --check kbtool tests benchmarks scripts
+	$(BIN)/ruff check kbtool tests benchmarks scripts
 	$(BIN)/mypy
+
+# An sdist and a wheel in dist/, both with Mermaid: a kbtool installed from them (pipx, uv tool
+# install, pip) draws diagrams on a machine without npm. The wheel is built from the sdist.
+dist: $(STAMP)
+	@test -f $(MERMAID) || { echo "$(MERMAID) is missing: install npm, then run make vendor"; exit 1; }
+	rm -rf dist
+	$(BIN)/python -m build --outdir dist .
+
+# The README's pictures of the bundled site (docs/images/), taken with Debian's chromium.
+screenshots: $(STAMP)
+	$(BIN)/python scripts/screenshots.py
 
 check: $(STAMP)
 	$(BIN)/kbtool check
@@ -45,4 +56,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_check.py
 
 clean:
-	rm -rf $(VENV) site .kbtool node_modules $(VENDOR)
+	rm -rf $(VENV) site .kbtool node_modules $(VENDOR) dist build
