@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from kbtool.build.run import Kept
 from kbtool.build.site import build_site
 from kbtool.config import load_config
 from kbtool.render.urls import GRAPH_DATA
@@ -174,8 +175,8 @@ def site_files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
 
-def build(root: Path) -> bool:
-    return build_site(load_config(root), jobs=1).ok
+def build(root: Path, kept: Kept | None = None) -> bool:
+    return build_site(load_config(root), jobs=1, kept=kept).ok
 
 
 def clean_build(wiki: RandomWiki, root: Path) -> tuple[bool, dict[str, bytes]]:
@@ -205,17 +206,21 @@ def assert_same(incremental: Path, clean: dict[str, bytes], history: list[str]) 
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_incremental_builds_equal_clean_builds(tmp_path: Path, seed: int) -> None:
+@pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
+def test_incremental_builds_equal_clean_builds(tmp_path: Path, seed: int, serving: bool) -> None:
+    # serving: the builds keep their pages, site facts and published record between them,
+    # as `kbtool serve` does
+    kept = Kept() if serving else None
     wiki = RandomWiki(random.Random(seed))
     live, scratch = tmp_path / "live", tmp_path / "clean"
     live.mkdir()
     wiki.write(live)
-    assert build(live)
+    assert build(live, kept)
     history: list[str] = []
     for _ in range(14):
         history.append(wiki.edit())
         wiki.write(live)
-        ok = build(live)
+        ok = build(live, kept)
         clean_ok, clean = clean_build(wiki, scratch)
         assert ok == clean_ok, history
         if ok:

@@ -37,9 +37,15 @@ def stat_signature(path: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}"
 
 
-def load_published(store: Store, site_dir: Path) -> dict[str, Published]:
+def load_published(
+    store: Store, site_dir: Path, kept: dict[str, Published] | None = None
+) -> dict[str, Published]:
+    """The record of the site published in ``site_dir``; ``kept``, what a long-running
+    process kept of it, is taken as it is while the store's keys say the same."""
     if store.get(PUBLISHED, "site", str(site_dir)) is None:
         return {}
+    if kept and store.keys(OUTPUT) == {name: r.key for name, r in kept.items()}:
+        return dict(kept)
     records = {}
     for name, (key, value) in store.all(OUTPUT).items():
         try:

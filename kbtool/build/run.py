@@ -20,6 +20,7 @@ from kbtool.store.db import Store
 from kbtool.timings import Timings
 
 if TYPE_CHECKING:
+    from kbtool.build.published import Published
     from kbtool.render.markdown import PageBody
     from kbtool.render.site import PageInfo
 
@@ -32,6 +33,8 @@ class Kept:
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
     #: path -> (key, what the site shows of the page)
     infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
+    #: the record of the published site, as the last build left it
+    published: dict[str, Published] = field(default_factory=dict)
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

@@ -93,20 +93,25 @@ def build_site(
         run.clock.lap("cells")
         if report.failed_cells:
             return report
-        published = {} if full or not site_dir.is_dir() else load_published(store, site_dir)
+        published = (
+            {}
+            if full or not site_dir.is_dir()
+            else load_published(store, site_dir, kept=run.kept.published)
+        )
         site = SiteContext(config, wiki, site_infos(run, wiki, checked), results)
         plan = plan_site(site, published)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         if plan.nothing_to_do(published, site_dir):
             report.reused = len(plan.fresh)
-            outputs = (d for r in published.values() for d in r.diagnostics)
-            report.diagnostics += filter_diagnostics(outputs, config)
+            found = (d for r in published.values() for d in r.diagnostics)
+            report.diagnostics += filter_diagnostics(found, config)
             report.ok = not report.errors
         else:
-            _stage_and_publish(run, site, plan, published, loaded, report)
+            published = _stage_and_publish(run, site, plan, published, loaded, report)
         if report.ok:
-            remember_build(run, key, wiki, report.diagnostics, report.pages, report.outputs)
+            run.kept.published = published
+            remember_build(run, key, wiki, report.diagnostics, published)
     return report
 
 
@@ -117,8 +122,9 @@ def _stage_and_publish(
     published: dict[str, Published],
     loaded: Loaded,
     report: BuildReport,
-) -> None:
-    """Render into a staging folder, index it, and swap it in unless rendering found errors."""
+) -> dict[str, Published]:
+    """Render into a staging folder, index it, and swap it in unless rendering found errors:
+    the record of the site published now (else of the one that stays)."""
     with staging_folder(run.config.site_path) as staging:
         staged = stage(run, site, plan, published, loaded, staging)
         report.reused, report.rendered = staged.reused, len(staged.rendered)
@@ -126,11 +132,12 @@ def _stage_and_publish(
         found = (d for r in staged.outputs.values() for d in r.diagnostics)
         report.diagnostics = sorted(report.diagnostics + filter_diagnostics(found, run.config))
         if report.errors:
-            return
+            return published
         if run.config.search:
             report.search = index_site(run, site.wiki, loaded, staging)
         publish(run, staging, staged.outputs, published)
         report.ok = report.published = True
+        return staged.outputs
 
 
 def _load(run: Run) -> Loaded:

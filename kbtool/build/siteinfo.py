@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from kbtool.build.check import CheckRun
 from kbtool.build.run import Run
-from kbtool.render.site import PageInfo, collect, collect_pages
+from kbtool.render.site import PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import EDGE_KINDS
 from kbtool.store.records import INFO
 from kbtool.wiki import ResolvedLink, Wiki
@@ -67,9 +67,10 @@ def _previous(run: Run, keys: dict[str, str]) -> dict[str, PageInfo]:
         if keys.get(path) == key and stored_keys.get(path) == key
     }
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
+    refs: dict[tuple[str, ...], Ref] = {}
     for path, (_, value) in run.store.some(INFO, wanted).items():
         try:
-            found[path] = PageInfo.from_parts(INFO.codec.decode(value))
+            found[path] = PageInfo.from_parts(INFO.codec.decode(value), refs)
         except (ValueError, TypeError, IndexError):  # damaged or foreign: computed again
             continue
     return found

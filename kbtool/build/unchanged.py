@@ -19,7 +19,7 @@ from dataclasses import astuple
 from pathlib import Path
 from typing import Any
 
-from kbtool.build.published import load_published, stat_signature
+from kbtool.build.published import Published, stat_signature
 from kbtool.build.run import Run
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.diagrams import VENDOR_DIR
@@ -66,17 +66,18 @@ def forget_build(run: Run) -> None:
 
 
 def remember_build(
-    run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], pages: int, outputs: int
+    run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], published: dict[str, Published]
 ) -> None:
-    """What the next build needs to tell, without loading anything, that nothing changed."""
+    """What the next build needs to tell, without loading anything, that nothing changed:
+    ``published``, what the site holds now."""
     site_dir = run.config.site_path
     copies: dict[str, str] = {}
-    for record in load_published(run.store, site_dir).values():
+    for record in published.values():
         copies.update(record.copies)
     payload = {
         "diagnostics": [list(astuple(d)) for d in diagnostics],
-        "pages": pages,
-        "outputs": outputs,
+        "pages": len(wiki.pages),
+        "outputs": len(published),
         "copies": copies,
         "site_files": _count_files(site_dir),
     }

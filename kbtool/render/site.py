@@ -74,24 +74,33 @@ class PageInfo:
         )
 
     @classmethod
-    def from_parts(cls, parts: Any) -> PageInfo:
+    def from_parts(cls, parts: Any, refs: dict[tuple[str, ...], Ref] | None = None) -> PageInfo:
         """The PageInfo of :meth:`parts` (or of its JSON, lists for tuples); raises
-        ValueError, TypeError or IndexError for anything else."""
+        ValueError, TypeError or IndexError for anything else. ``refs`` shares one Ref per
+        page among the PageInfos read together (a page is in many backlinks)."""
         ref, summary, description, updated, tags, related, sources, back, around, linked = parts
+        shared = {} if refs is None else refs
+
+        def make(r: Any) -> Ref:
+            key = tuple(r)
+            found = shared.get(key)
+            if found is None:
+                found = shared[key] = Ref(*map(str, key))
+            return found
 
         def entries(items: Any) -> tuple[Entry, ...]:
-            return tuple(Entry(str(text), Ref(*r) if r else None) for text, r in items)
+            return tuple(Entry(str(text), make(r) if r else None) for text, r in items)
 
         return cls(
-            Ref(*ref),
+            make(ref),
             str(summary),
             str(description),
             str(updated),
             tuple(map(str, tags)),
             entries(related),
             entries(sources),
-            tuple(Ref(*r) for r in back),
-            tuple((Ref(*r), str(kind)) for r, kind in around),
+            tuple(make(r) for r in back),
+            tuple((make(r), str(kind)) for r, kind in around),
             tuple((str(target), str(title)) for target, title in linked),
         )
 
