@@ -32,7 +32,10 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
     settings = run.config.fingerprint()
     keys = {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
     marked, near = run.store.pending()
-    if not (run.use_store and checked.links_stored):
+    # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
+    # links is cheaper than asking the link table page by page.
+    most = 2 * len(marked) > len(wiki.pages)
+    if most or not (run.use_store and checked.links_stored):
         infos = collect(wiki)
         _save(run, infos, keys, marked)
         run.kept.infos = {path: (keys[path], info) for path, info in infos.items()}

@@ -39,7 +39,8 @@ def _json_decode(data: bytes) -> Any:
 
 
 def _json_encode(value: Any) -> bytes:
-    return json.dumps(value, ensure_ascii=False).encode("utf-8")
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    return text.encode("utf-8")
 
 
 def _page_encode(value: Any) -> bytes:
