@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from kbtool.build.check import CheckRun
 from kbtool.build.run import Run
-from kbtool.render.site import PageInfo, Ref, collect, collect_pages
+from kbtool.render.site import PageInfo, collect, collect_pages, ref_of
 from kbtool.report.graph import EDGE_KINDS
 from kbtool.store.records import INFO
 from kbtool.wiki import ResolvedLink, Wiki
@@ -40,7 +40,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
         _save(run, infos, keys, marked)
         run.kept.infos = {path: (keys[path], info) for path, info in infos.items()}
         return infos
-    previous = _previous(run, keys)
+    previous = _previous(run, wiki, keys)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
     for frm, to, _ in run.store.edges_touching(marked):
         affected.update((frm, to))
@@ -60,7 +60,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
     return infos
 
 
-def _previous(run: Run, keys: dict[str, str]) -> dict[str, PageInfo]:
+def _previous(run: Run, wiki: Wiki, keys: dict[str, str]) -> dict[str, PageInfo]:
     """The stored (or kept) PageInfo of each page whose record is still valid."""
     stored_keys = run.store.keys(INFO)
     kept = run.kept.infos
@@ -70,18 +70,20 @@ def _previous(run: Run, keys: dict[str, str]) -> dict[str, PageInfo]:
         if keys.get(path) == key and stored_keys.get(path) == key
     }
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
-    refs: dict[tuple[str, ...], Ref] = {}
+    if not wanted:
+        return found
+    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
     for path, (_, value) in run.store.some(INFO, wanted).items():
         try:
-            found[path] = PageInfo.from_parts(INFO.codec.decode(value), refs)
-        except (ValueError, TypeError, IndexError):  # damaged or foreign: computed again
+            found[path] = PageInfo.from_record(path, INFO.codec.decode(value), refs)
+        except (KeyError, ValueError, TypeError, IndexError):  # damaged or foreign: made again
             continue
     return found
 
 
 def _save(run: Run, infos: dict[str, PageInfo], keys: dict[str, str], marked: set[str]) -> None:
     """Store ``infos``, and take the marks of the pages they were made for."""
-    rows = [(path, keys[path], INFO.codec.encode(info.parts())) for path, info in infos.items()]
+    rows = [(path, keys[path], INFO.codec.encode(info.record())) for path, info in infos.items()]
     with run.store.transaction():
         run.store.put(INFO, rows)
         run.store.clear_pending(marked)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import marshal
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,34 +73,45 @@ class PageInfo:
             self.linked_titles,
         )
 
-    @classmethod
-    def from_parts(cls, parts: Any, refs: dict[tuple[str, ...], Ref] | None = None) -> PageInfo:
-        """The PageInfo of :meth:`parts` (or of its JSON, lists for tuples); raises
-        ValueError, TypeError or IndexError for anything else. ``refs`` shares one Ref per
-        page among the PageInfos read together (a page is in many backlinks)."""
-        ref, summary, description, updated, tags, related, sources, back, around, linked = parts
-        shared = {} if refs is None else refs
+    def record(self) -> list[Any]:
+        """What a store record keeps: other pages by path only (their titles and types are
+        theirs to say, so a record never shows an old one)."""
 
-        def make(r: Any) -> Ref:
-            key = tuple(r)
-            found = shared.get(key)
-            if found is None:
-                found = shared[key] = Ref(*map(str, key))
-            return found
+        def entries(items: tuple[Entry, ...]) -> list[tuple[str, str | None]]:
+            return [(e.text, e.ref.path if e.ref else None) for e in items]
+
+        return [
+            self.summary,
+            self.description,
+            self.updated,
+            self.tags,
+            entries(self.related),
+            entries(self.sources),
+            [r.path for r in self.backlinks],
+            [(r.path, kind) for r, kind in self.neighbours],
+            self.linked_titles,
+        ]
+
+    @classmethod
+    def from_record(cls, path: str, data: Any, refs: Mapping[str, Ref]) -> PageInfo:
+        """The PageInfo of ``path`` from its :meth:`record` (as JSON gives it back), every
+        page by its Ref in ``refs``; raises KeyError, ValueError, TypeError or IndexError for
+        a record that names a page not there, or is not one."""
+        summary, description, updated, tags, related, sources, back, around, linked = data
 
         def entries(items: Any) -> tuple[Entry, ...]:
-            return tuple(Entry(str(text), make(r) if r else None) for text, r in items)
+            return tuple(Entry(str(text), refs[p] if p else None) for text, p in items)
 
         return cls(
-            make(ref),
+            refs[path],
             str(summary),
             str(description),
             str(updated),
             tuple(map(str, tags)),
             entries(related),
             entries(sources),
-            tuple(make(r) for r in back),
-            tuple((make(r), str(kind)) for r, kind in around),
+            tuple(refs[p] for p in back),
+            tuple((refs[p], str(kind)) for p, kind in around),
             tuple((str(target), str(title)) for target, title in linked),
         )
 
