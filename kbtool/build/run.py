@@ -35,6 +35,8 @@ class Kept:
     infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
+    #: each page's output key, with what it was made from (see kbtool.build.plan)
+    page_keys: dict[str, tuple[PageInfo, str, str, str, str]] = field(default_factory=dict)
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

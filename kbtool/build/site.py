@@ -99,7 +99,7 @@ def build_site(
             else load_published(store, site_dir, kept=run.kept.published)
         )
         site = SiteContext(config, wiki, site_infos(run, wiki, checked), results)
-        plan = plan_site(site, published)
+        plan = plan_site(site, published, run.kept.page_keys)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         if plan.nothing_to_do(published, site_dir):
