@@ -42,7 +42,7 @@ def load_published(
 ) -> dict[str, Published]:
     """The record of the site published in ``site_dir``; ``kept``, what a long-running
     process kept of it, is taken as it is while the store's keys say the same."""
-    if store.get(PUBLISHED, "site", str(site_dir)) is None:
+    if not site_dir.is_dir() or store.get(PUBLISHED, "site", str(site_dir)) is None:
         return {}
     if kept and store.keys(OUTPUT) == {name: r.key for name, r in kept.items()}:
         return dict(kept)

@@ -37,6 +37,7 @@ from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
+from kbtool.wiki import Wiki
 
 
 @dataclass
@@ -85,33 +86,19 @@ def build_site(
         forget_build(run)
         loaded = _load(run)
         checked = _gate(run, loaded, report)
-        if checked is None:
+        results = _cells(run, checked.wiki, report) if checked is not None else None
+        if checked is None or results is None:
             return report
-        wiki = checked.wiki
-        results = run_cells(run, wiki)
-        report.failed_cells = [r for r in results.values() if r.status == "failed"]
-        run.clock.lap("cells")
-        if report.failed_cells:
-            return report
-        published = (
-            {}
-            if full or not site_dir.is_dir()
-            else load_published(store, site_dir, kept=run.kept.published)
-        )
-        site = SiteContext(config, wiki, site_infos(run, wiki, checked), results)
+        published = {} if full else load_published(store, site_dir, run.kept.published)
+        infos = site_infos(run, checked.wiki, checked)
+        site = SiteContext(config, checked.wiki, infos, results)
         plan = plan_site(site, published, run.kept.page_keys)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
-        if plan.nothing_to_do(published, site_dir):
-            report.reused = len(plan.fresh)
-            found = (d for r in published.values() for d in r.diagnostics)
-            report.diagnostics += filter_diagnostics(found, config)
-            report.ok = not report.errors
-        else:
-            published = _stage_and_publish(run, site, plan, published, loaded, report)
+        published = _stage_and_publish(run, site, plan, published, loaded, report)
         if report.ok:
             run.kept.published = published
-            remember_build(run, key, wiki, report.diagnostics, published)
+            remember_build(run, key, checked.wiki, report.diagnostics, published)
     return report
 
 
@@ -124,7 +111,14 @@ def _stage_and_publish(
     report: BuildReport,
 ) -> dict[str, Published]:
     """Render into a staging folder, index it, and swap it in unless rendering found errors:
-    the record of the site published now (else of the one that stays)."""
+    the record of the site published now (else of the one that stays). With every output
+    fresh, the live site stays as it is."""
+    if plan.nothing_to_do(published, run.config.site_path):
+        report.reused = len(plan.fresh)
+        found = (d for r in published.values() for d in r.diagnostics)
+        report.diagnostics += filter_diagnostics(found, run.config)
+        report.ok = not report.errors
+        return published
     with staging_folder(run.config.site_path) as staging:
         staged = stage(run, site, plan, published, loaded, staging)
         report.reused, report.rendered = staged.reused, len(staged.rendered)
@@ -158,6 +152,14 @@ def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
     report.diagnostics = filter_diagnostics(found, run.config)
     run.clock.lap("check")
     return None if report.errors else checked
+
+
+def _cells(run: Run, wiki: Wiki, report: BuildReport) -> dict[str, PageResult] | None:
+    """The cells' results; None if one failed, which stops the build."""
+    results = run_cells(run, wiki)
+    report.failed_cells = [r for r in results.values() if r.status == "failed"]
+    run.clock.lap("cells")
+    return None if report.failed_cells else results
 
 
 def _unchanged(report: BuildReport, last: dict[str, Any], run: Run) -> BuildReport:
