@@ -1,0 +1,101 @@
+"""Formulas written ``\\(…\\)`` and ``\\[…\\]``, as MathJax, KaTeX and language models write them.
+
+The delimiters follow MathJax and Pandoc's ``tex_math_single_backslash``: ``\\(`` opens an
+inline formula that the first ``\\)`` after it closes, ``\\[`` a display formula that ``\\]``
+closes, and nothing in between is Markdown (an ``_`` is a subscript, not emphasis). A ``\\(``
+with no ``\\)`` after it in the same paragraph is CommonMark's escaped parenthesis, as before.
+The text between is read as TeX reads it, a backslash and the next character together, so in
+``\\(a \\\\) b\\)`` the ``\\\\`` is TeX's line break and the formula ends at the last ``\\)``.
+
+The tokens are the dollarmath plugin's, so every later stage (MathML, search text, KB501)
+treats ``\\(x\\)`` as ``$x$``, ``\\[x\\]`` in running text as an inline ``$$x$$``
+(``math_inline_double``), and ``\\[`` … ``\\]`` on lines of their own as a ``$$`` block
+(``math_block``). That block may follow a line of text directly, as such formulas usually
+do, and a formula line that looks like a list item (``- \\lambda …``) stays in the formula.
+"""
+
+from __future__ import annotations
+
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
+
+_CLOSERS = {"(": ")", "[": "]"}
+
+
+def _closing(src: str, start: int, end: int, closer: str) -> int:
+    """Where ``\\`` + ``closer`` first stands in ``src[start:end]``, read in TeX's pairs; -1."""
+    pos = src.find("\\", start, end)
+    while 0 <= pos < end - 1:
+        if src[pos + 1] == closer:
+            return pos
+        pos = src.find("\\", pos + 2, end)
+    return -1
+
+
+def _empty(tex: str) -> bool:
+    """No formula: only spaces and backslashes, as in CommonMark's ``\\[\\\\\\]`` (escapes)."""
+    return not tex.strip(" \t\n\\")
+
+
+def _math_inline(state: StateInline, silent: bool) -> bool:
+    src, pos, maximum = state.src, state.pos, state.posMax
+    if src[pos] != "\\" or pos + 2 >= maximum:
+        return False
+    opener = src[pos + 1]
+    if opener not in _CLOSERS:
+        return False
+    end = _closing(src, pos + 2, maximum, _CLOSERS[opener])
+    if end < 0 or _empty(src[pos + 2 : end]):
+        return False  # unpaired or empty: the escape rule makes it a plain `(` or `[`
+    if not silent:
+        token = state.push("math_inline" if opener == "(" else "math_inline_double", "math", 0)
+        token.content = src[pos + 2 : end]
+        token.markup = "\\" + opener
+    state.pos = end + 2
+    return True
+
+
+def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    if state.is_code_block(start_line):
+        return False
+    begin = state.bMarks[start_line] + state.tShift[start_line]
+    if not state.src.startswith("\\[", begin):
+        return False
+    # Gather the lines up to a blank one (TeX allows none inside a formula) and find `\]`.
+    line, pieces = start_line, []
+    while line < end_line:
+        first = line == start_line
+        text = state.src[begin + 2 if first else state.bMarks[line] : state.eMarks[line]]
+        if not first and (state.isEmpty(line) or state.sCount[line] < state.blkIndent):
+            return False
+        close = _closing(text, 0, len(text), "]")
+        if close >= 0:
+            if text[close + 2 :].strip():
+                return False  # `\[a\] and more`: a formula in running text, the inline rule's
+            pieces.append(text[:close])
+            break
+        pieces.append(text)
+        line += 1
+    else:
+        return False
+    if silent:
+        return True
+    state.line = line + 1
+    token = state.push("math_block", "math", 0)
+    token.block = True
+    token.content = "\n".join(pieces)
+    token.markup = "\\["
+    token.map = [start_line, state.line]
+    return True
+
+
+def backslash_math_plugin(md: MarkdownIt) -> None:
+    """Parse ``\\(…\\)`` and ``\\[…\\]`` into the dollarmath plugin's math tokens."""
+    md.inline.ruler.before("escape", "math_inline_backslash", _math_inline)
+    md.block.ruler.before(
+        "fence",
+        "math_block_backslash",
+        _math_block,
+        {"alt": ["paragraph", "reference", "blockquote", "list"]},
+    )
