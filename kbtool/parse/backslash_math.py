@@ -3,7 +3,8 @@
 The delimiters follow MathJax and Pandoc's ``tex_math_single_backslash``: ``\\(`` opens an
 inline formula that the first ``\\)`` after it closes, ``\\[`` a display formula that ``\\]``
 closes, and nothing in between is Markdown (an ``_`` is a subscript, not emphasis). A ``\\(``
-with no ``\\)`` after it in the same paragraph is CommonMark's escaped parenthesis, as before.
+with no ``\\)`` after it in the same paragraph, or none before a code span, is CommonMark's
+escaped parenthesis, as before.
 The text between is read as TeX reads it, a backslash and the next character together, so in
 ``\\(a \\\\) b\\)`` the ``\\\\`` is TeX's line break and the formula ends at the last ``\\)``.
 
@@ -46,8 +47,10 @@ def _math_inline(state: StateInline, silent: bool) -> bool:
     if opener not in _CLOSERS:
         return False
     end = _closing(src, pos + 2, maximum, _CLOSERS[opener])
-    if end < 0 or _empty(src[pos + 2 : end]):
-        return False  # unpaired or empty: the escape rule makes it a plain `(` or `[`
+    # Unpaired, empty, or closed inside a code span (TeX has no use for a backtick): the
+    # escape rule makes it a plain `(` or `[`.
+    if end < 0 or _empty(src[pos + 2 : end]) or "`" in src[pos + 2 : end]:
+        return False
     if not silent:
         token = state.push("math_inline" if opener == "(" else "math_inline_double", "math", 0)
         token.content = src[pos + 2 : end]
