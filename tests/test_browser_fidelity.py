@@ -192,7 +192,7 @@ def test_the_transformer_page_on_a_phone(visit: Visit) -> None:
     wait_for_diagrams(page)
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width}px wide on a 390px phone"
-    nav = page.locator(".site-nav ul")
+    nav = page.locator(".site-nav > ul")
     height = nav.bounding_box()["height"]
     line = page.evaluate(
         "parseFloat(getComputedStyle(document.querySelector('.site-nav a')).lineHeight)"

@@ -60,10 +60,9 @@ def _math_inline(state: StateInline, silent: bool) -> bool:
 
 
 def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    if state.is_code_block(start_line):
-        return False
+    # Tried at every line of every paragraph (it may interrupt one): the cheapest test first.
     begin = state.bMarks[start_line] + state.tShift[start_line]
-    if not state.src.startswith("\\[", begin):
+    if state.src[begin : begin + 2] != "\\[" or state.is_code_block(start_line):
         return False
     # Gather the lines up to a blank one (TeX allows none inside a formula) and find `\]`.
     line, pieces = start_line, []
