@@ -20,6 +20,7 @@ from __future__ import annotations
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
 from markdown_it.rules_inline import StateInline
+from markdown_it.rules_inline.escape import escape
 
 _CLOSERS = {"(": ")", "[": "]"}
 
@@ -39,9 +40,21 @@ def _empty(tex: str) -> bool:
     return not tex.strip(" \t\n\\")
 
 
+def _escape_or_math(state: StateInline, silent: bool) -> bool:
+    """markdown-it's ``escape`` rule, tried after a formula at the same ``\\``.
+
+    One rule for both, in escape's place, rather than a rule of its own before it: the inline
+    parser tries its rules in turn at every markup character of every paragraph, and the
+    formula rule is then called only where there is a backslash, at no cost anywhere else.
+    """
+    if state.src[state.pos] != "\\":
+        return False
+    return _math_inline(state, silent) or escape(state, silent)
+
+
 def _math_inline(state: StateInline, silent: bool) -> bool:
     src, pos, maximum = state.src, state.pos, state.posMax
-    if src[pos] != "\\" or pos + 2 >= maximum:
+    if pos + 2 >= maximum:
         return False
     opener = src[pos + 1]
     if opener not in _CLOSERS:
@@ -94,7 +107,7 @@ def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool)
 
 def backslash_math_plugin(md: MarkdownIt) -> None:
     """Parse ``\\(…\\)`` and ``\\[…\\]`` into the dollarmath plugin's math tokens."""
-    md.inline.ruler.before("escape", "math_inline_backslash", _math_inline)
+    md.inline.ruler.at("escape", _escape_or_math)
     md.block.ruler.before(
         "fence",
         "math_block_backslash",
