@@ -74,3 +74,16 @@ def test_no_commonmark_example_changes() -> None:
     md, plain = MarkdownIt("commonmark").use(backslash_math_plugin), MarkdownIt("commonmark")
     changed = [n for _, source, _, n in examples if md.render(source) != plain.render(source)]
     assert changed == []
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize(
+    "source",
+    ["\\(" * 50_000, "a \\[x " * 30_000, "\\[\n" * 30_000, "- \\[\n" * 20_000, "[\\(" * 20_000],
+    ids=["unpaired inline", "unpaired display", "display lines", "in list items", "in links"],
+)
+def test_unpaired_delimiters_are_parsed_in_bounded_time(source: str) -> None:
+    # Each unpaired opening searches the rest of its text for a closer: a search that failed
+    # is remembered, else this would take hours (the timeout fails it if it hangs).
+    html = markdown_parser().render(source)
+    assert "<math" not in html and "math" not in html

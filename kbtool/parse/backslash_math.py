@@ -23,6 +23,11 @@ from markdown_it.rules_inline import StateInline
 from markdown_it.rules_inline.escape import escape
 
 _CLOSERS = {"(": ")", "[": "]"}
+#: Keys of an inline state's cache under which a failed search for a closer is remembered:
+#: where it started, and (at the key below) where the text it searched ended.
+_NO_CLOSER = {"(": -1, "[": -3}
+#: The block state's attribute remembering the last failed search for ``\\]``.
+_FAILED = "_kbtool_display_failed"
 
 
 def _closing(src: str, start: int, end: int, closer: str) -> int:
@@ -59,10 +64,19 @@ def _math_inline(state: StateInline, silent: bool) -> bool:
     opener = src[pos + 1]
     if opener not in _CLOSERS:
         return False
+    # A search that found no closer from some point to the end of the text finds none from any
+    # later point either: remembered, so that thousands of unpaired `\(` take linear time.
+    # (The state's cache holds token ends at positions; these keys are below zero.)
+    key = _NO_CLOSER[opener]
+    if state.cache.get(key, maximum + 1) <= pos and maximum <= state.cache[key - 1]:
+        return False
     end = _closing(src, pos + 2, maximum, _CLOSERS[opener])
-    # Unpaired, empty, or closed inside a code span (TeX has no use for a backtick): the
-    # escape rule makes it a plain `(` or `[`.
-    if end < 0 or _empty(src[pos + 2 : end]) or "`" in src[pos + 2 : end]:
+    if end < 0:
+        state.cache[key], state.cache[key - 1] = pos, maximum
+        return False
+    # Empty, or closed inside a code span (TeX has no use for a backtick): the escape rule
+    # makes it a plain `(` or `[`.
+    if _empty(src[pos + 2 : end]) or "`" in src[pos + 2 : end]:
         return False
     if not silent:
         token = state.push("math_inline" if opener == "(" else "math_inline_double", "math", 0)
@@ -77,32 +91,44 @@ def _math_block(state: StateBlock, start_line: int, end_line: int, silent: bool)
     begin = state.bMarks[start_line] + state.tShift[start_line]
     if state.src[begin : begin + 2] != "\\[" or state.is_code_block(start_line):
         return False
-    # Gather the lines up to a blank one (TeX allows none inside a formula) and find `\]`.
-    line, pieces = start_line, []
-    while line < end_line:
-        first = line == start_line
-        text = state.src[begin + 2 if first else state.bMarks[line] : state.eMarks[line]]
-        if not first and (state.isEmpty(line) or state.sCount[line] < state.blkIndent):
-            return False
-        close = _closing(text, 0, len(text), "]")
-        if close >= 0:
-            if text[close + 2 :].strip():
-                return False  # `\[a\] and more`: a formula in running text, the inline rule's
-            pieces.append(text[:close])
-            break
-        pieces.append(text)
-        line += 1
-    else:
+    where = (end_line, state.parentType, state.blkIndent)
+    failed = getattr(state, _FAILED, None)
+    if failed and failed[0] == where and failed[1] < start_line < failed[2]:
+        return False  # a search from an earlier line failed at a later one: so would this
+    found = _display(state, start_line, begin + 2, end_line)
+    if isinstance(found, int):
+        setattr(state, _FAILED, (where, start_line, found))
         return False
     if silent:
         return True
+    line, tex = found
     state.line = line + 1
     token = state.push("math_block", "math", 0)
     token.block = True
-    token.content = "\n".join(pieces)
+    token.content = tex
     token.markup = "\\["
     token.map = [start_line, state.line]
     return True
+
+
+def _display(state: StateBlock, start: int, begin: int, end: int) -> tuple[int, str] | int:
+    """(closing line, TeX) of the display formula whose ``\\[`` ends at ``begin``, or the
+    line where the search failed: a blank one (TeX allows none inside a formula), one
+    outdented out of the container, one with text after ``\\]``, or ``end``."""
+    line, pieces = start, []
+    while line < end:
+        text = state.src[begin if line == start else state.bMarks[line] : state.eMarks[line]]
+        if line > start and (state.isEmpty(line) or state.sCount[line] < state.blkIndent):
+            return line
+        close = _closing(text, 0, len(text), "]")
+        if close >= 0:
+            if text[close + 2 :].strip():
+                return line  # `\\[a\\] and more`: a formula in running text, the inline rule's
+            pieces.append(text[:close])
+            return line, "\n".join(pieces)
+        pieces.append(text)
+        line += 1
+    return end
 
 
 def backslash_math_plugin(md: MarkdownIt) -> None:
