@@ -167,6 +167,12 @@ def test_ten_types_on_a_phone(visit: Visit) -> None:
     _one_line_that_fits(page)
     assert sorted(_reachable_types(page)) == sorted(TYPES)
     screenshot(page, "layout-nav-phone-menu-open")
+    page.mouse.click(4, 830)  # a click outside (the page's margin) closes the menu, as Escape does
+    assert not page.locator(".nav-more ul").is_visible()
+    page.locator(".nav-more summary").click()
+    page.keyboard.press("Escape")
+    assert not page.locator(".nav-more ul").is_visible()
+    page.locator(".nav-more summary").click()
     page.locator(".nav-more ul a", has_text="dataset").click()
     page.wait_for_load_state("networkidle")
     assert page.url.endswith("types/dataset.html")
