@@ -3,10 +3,10 @@
 The delimiters follow MathJax and Pandoc's ``tex_math_single_backslash``: ``\\(`` opens an
 inline formula that the first ``\\)`` after it closes, ``\\[`` a display formula that ``\\]``
 closes, and nothing in between is Markdown (an ``_`` is a subscript, not emphasis). A ``\\(``
-with no ``\\)`` after it in the same paragraph, or none before a code span, is CommonMark's
-escaped parenthesis, as before.
-The text between is read as TeX reads it, a backslash and the next character together, so in
-``\\(a \\\\) b\\)`` the ``\\\\`` is TeX's line break and the formula ends at the last ``\\)``.
+with no ``\\)`` after it in the same paragraph (or only one inside a code span) is CommonMark's
+escaped parenthesis, as before. The text between is read as TeX reads it, a backslash and
+the next character together, so in ``\\(a \\\\) b\\)`` the ``\\\\`` is TeX's line break and
+the formula ends at the last ``\\)``.
 
 The tokens are the dollarmath plugin's, so every later stage (MathML, search text, KB501)
 treats ``\\(x\\)`` as ``$x$``, ``\\[x\\]`` in running text as an inline ``$$x$$``
