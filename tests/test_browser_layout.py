@@ -135,6 +135,11 @@ def _one_line_that_fits(page: Any) -> None:
     if abs(search["y"] - min(tops)) < 10:  # the search box shares the line: no overlap
         assert right <= search["x"], "the navigation runs under the search box"
     assert page.evaluate("document.documentElement.scrollWidth") <= width
+    title = page.locator(".site-title")
+    line = page.evaluate(
+        "parseFloat(getComputedStyle(document.querySelector('.site-title')).lineHeight)"
+    )
+    assert title.bounding_box()["height"] < 1.5 * line, "the site title wraps"
 
 
 def _reachable_types(page: Any) -> list[str]:
