@@ -156,7 +156,7 @@ def _reachable_types(page: Any) -> list[str]:
     return [name for name in seen if name in TYPES]
 
 
-@pytest.mark.parametrize("width", [1280, 1024])
+@pytest.mark.parametrize("width", [1280, 1024, 961])
 def test_ten_types_fit_one_line_on_a_laptop_and_all_are_reachable(visit: Visit, width: int) -> None:
     page, watched = visit("index.html", width=width)
     _one_line_that_fits(page)
