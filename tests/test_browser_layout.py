@@ -27,7 +27,7 @@ TYPES = (
     "benchmark",
     "dataset",
     "person",
-    "organization",
+    "organization-and-research-laboratory-of-humanoid-robotics",
 )
 CONFIG = (
     f"[tool.kbtool]\ntypes = {list(TYPES)!r}\n".replace("'", '"')
