@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from render_support import render_text
 from kbtool.build import plan as build_plan
 from kbtool.build.load import load_wiki
 from kbtool.config import Config
+from kbtool.parse.markdown import markdown_parser
 from kbtool.render import diagrams
 from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
@@ -66,9 +68,56 @@ def test_bare_urls_are_external_links_that_stop_at_chinese_punctuation(tmp_path:
     assert "broken-link" not in out.html
 
 
-def test_file_names_are_not_fuzzy_links(tmp_path: Path) -> None:
+def test_file_names_are_not_fuzzy_links_but_www_domains_are(tmp_path: Path) -> None:
     html = render(tmp_path, "运行 model.py 或 train.sh，见 www.example.com。\n").html
-    assert "<a " not in html
+    assert html.count("<a ") == 1
+    assert (
+        '<a href="http://www.example.com" rel="noopener noreferrer">www.example.com</a>。' in html
+    )
+
+
+#: GFM's extended www autolinks, as the GFM spec writes them, and where a link must not be.
+WWW_CASES = [
+    "www.commonmark.org",
+    "Visit www.commonmark.org/help for more information.",
+    "Visit www.commonmark.org.",
+    "Visit www.commonmark.org/a.b.",
+    "www.google.com/search?q=Markup+(business)",
+    "www.google.com/search?q=Markup+(business)))",
+    "(www.google.com/search?q=Markup+(business))",
+    "(www.google.com/search?q=Markup+(business)",
+    "www.google.com/search?q=(business))+ok",
+    "www.google.com/search?q=commonmark&hl=en",
+    "www.google.com/search?q=commonmark&hl;",
+    "www.commonmark.org/he<lp",
+    "**www.a.org** and ~~www.c.org~~ and _www.d.org/x_",
+    "www.a_b.org and www.x_y.a.org and www.a.org_b",
+    "foowww.example.org, `www.code.org` and [www.label.org](x.md)",
+    "a line\nwww.next.org",
+]
+
+
+@pytest.mark.parametrize("source", WWW_CASES)
+def test_www_links_are_githubs(source: str) -> None:
+    from cmarkgfm import github_flavored_markdown_to_html as github
+
+    ours = markdown_parser().render(source + "\n")
+    assert _links(ours) == _links(github(source + "\n"))
+
+
+def _links(html: str) -> list[tuple[str, str]]:
+    return re.findall(r'<a href="([^"]*)"[^>]*>(.*?)</a>', html)
+
+
+def test_www_links_end_before_chinese_text(tmp_path: Path) -> None:
+    # Where GitHub runs on into 。 or the next word (or links nothing after a Chinese word),
+    # and where it takes the `_` closing emphasis for part of the domain.
+    html = markdown_parser().render("访问www.example.org获取，或见（www.a.org/x）。_www.b.org_\n")
+    assert _links(html) == [
+        ("http://www.example.org", "www.example.org"),
+        ("http://www.a.org/x", "www.a.org/x"),
+        ("http://www.b.org", "www.b.org"),
+    ]
 
 
 def test_footnotes_link_both_ways(tmp_path: Path) -> None:

@@ -80,6 +80,22 @@ def test_math_is_mathml_and_a_bad_formula_is_a_diagnostic_with_its_line(tmp_path
     assert '<span class="math-tex math-error"' in out.html and "\\left( x<" in out.html
 
 
+def test_backslash_formulas_render_as_their_dollar_twins(tmp_path: Path) -> None:
+    backslash = "设 \\(x_i^2\\) 为\n\n\\[\n\\frac{a}{b}\n\\]\n\n| a |\n|---|\n| \\(\\alpha\\) |\n"
+    dollar = "设 $x_i^2$ 为\n\n$$\n\\frac{a}{b}\n$$\n\n| a |\n|---|\n| $\\alpha$ |\n"
+    html = render(tmp_path, backslash).html
+    assert html == render(tmp_path, dollar).html
+    assert html.count("<math") == 3 and html.count('<div class="math-block">') == 1
+    assert "\\alpha" not in html.replace(">\\alpha</annotation>", "")  # no TeX shown as text
+
+
+def test_a_bad_backslash_formula_is_a_diagnostic_with_its_line(tmp_path: Path) -> None:
+    out = render(tmp_path, "one\n\ntwo\nbad \\(\\left( x\\) here\n")
+    [diagnostic] = out.diagnostics
+    assert diagnostic.code == "KB501" and diagnostic.line == 4 + 5
+    assert '<span class="math-tex math-error"' in out.html
+
+
 @pytest.mark.parametrize(
     "tex", [r"\text{<script>alert(1)</script>}", r"\mathrm{<img src=x onerror=alert(1)>}"]
 )

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import io
 import os
+import re
 from pathlib import Path
+
+import pytest
 
 from kbtool.build.publish import make_staging, reuse_file, swap_in, write_file
 from kbtool.progress import Progress
 from kbtool.render import urls
 from kbtool.render.i18n import STRINGS, translator
 from kbtool.render.layout import layout
+from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.neighbourhood import MAX_SHOWN, neighbourhood_svg
 from kbtool.render.site import PageInfo, Ref
 
@@ -60,6 +64,35 @@ def test_neighbourhood_svg_links_each_neighbour_and_escapes_titles() -> None:
     assert neighbourhood_svg(_info(0), lambda r: r.output, "x") == ""
     many = neighbourhood_svg(_info(40), lambda r: r.output, "x")
     assert many.count("<a href=") == MAX_SHOWN
+
+
+def test_neighbourhood_nodes_of_one_side_are_a_line_apart() -> None:
+    svg = neighbourhood_svg(_info(MAX_SHOWN), lambda r: r.output, "x")
+    texts = re.findall(r'<text x="(\d+)" y="(\d+)" text-anchor="(start|end)"', svg)
+    assert len(texts) == MAX_SHOWN
+    for side in ("start", "end"):
+        ys = sorted(int(y) for _, y, anchor in texts if anchor == side)
+        gaps = [b - a for a, b in zip(ys, ys[1:], strict=False)]
+        assert len(ys) == MAX_SHOWN // 2 and min(gaps) >= 2 * 11
+    right = [int(x) for x, _, anchor in texts if anchor == "start"]
+    assert min(right) > 180 and max(right) + 12 * 7 <= 360  # the label fits beside its node
+
+
+@pytest.mark.parametrize(
+    ("labels", "narrow", "wide"),
+    [
+        (["概念", "方法", "实体", "综述", "问答", "任务", "对比"], 7, 7),
+        (["concept", "method", "entity", "overview", "query", "comparison"] * 2, 5, 9),
+        ([], 0, 0),
+    ],
+)
+def test_the_navigation_line_holds_the_types_that_fit(
+    labels: list[str], narrow: int, wide: int
+) -> None:
+    fixed = ["首页", "来源", "图谱", "更多"]
+    title = "机器人与深度学习知识库"
+    assert inline_count(title, fixed, labels, NARROW) == narrow
+    assert inline_count(title, fixed, labels, WIDE) == wide
 
 
 def test_progress_bar_only_on_a_terminal() -> None:

@@ -6,9 +6,16 @@ markdown-it's own ``linkify`` inline rule with one change: the text handed to li
 before the first CJK or full-width punctuation mark (or any non-ASCII space), which no URL
 written in running text contains.
 
-Only URLs with a scheme (``https://…``) are linked: linkify-it's "fuzzy" links would turn a
-file name such as ``model.py`` into ``http://model.py``. The links it makes carry
-``markup="linkify"``; they are always external, so the link checker passes over them.
+linkify-it's "fuzzy" links would turn a file name such as ``model.py`` into
+``http://model.py``, so they stay off. What GitHub links without a scheme is ``www.`` and a
+domain (GFM's "extended www autolink"), which :func:`_www_links` finds in the text tokens after
+inline parsing: at the start of a line, after a space, ``*``, ``_``, ``~`` or ``(`` as on
+GitHub, and also right after a Chinese character, since Chinese puts no space before a URL.
+The link ends where GitHub's does (at a space or ``<``, trailing punctuation and unbalanced
+``)`` left out) or earlier, at the first CJK character or full-width punctuation mark.
+
+The links both rules make carry ``markup="linkify"``; they are always external, so the link
+checker passes over them.
 """
 
 from __future__ import annotations
@@ -16,7 +23,10 @@ from __future__ import annotations
 import re
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import isLinkClose, isLinkOpen
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline.state_inline import StateInline
+from markdown_it.token import Token
 
 #: The scheme just before ``://``, at the end of the text not yet flushed into a token.
 _SCHEME = re.compile(r"(?:^|[^a-z0-9.+-])([a-z][a-z0-9.+-]*)$", re.IGNORECASE)
@@ -58,10 +68,95 @@ def _linkify(state: StateInline, silent: bool) -> bool:
     return True
 
 
+#: ``www.``, a domain (GFM: letters, digits, ``_`` and ``-`` between dots), then the path up
+#: to a space, ``<``, or a CJK character or mark (from U+2E80, and the general punctuation).
+_WWW = re.compile(r"www\.([A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*)[^\s<\u2000-\u206f\u2e80-\uffff]*")
+#: What may stand right before ``www.``: GitHub's set, and any CJK character or mark.
+_BEFORE = frozenset(" \t\n*_~(")
+#: Tokens after which a text token's first character starts a word.
+_OPENS_WORD = frozenset({"softbreak", "hardbreak", "em_open", "em_close", "strong_open"})
+_OPENS_WORD |= {"strong_close", "s_open", "s_close"}
+_TRAILING = "?!.,:*_~"
+_ENTITY = re.compile(r"&[A-Za-z0-9]+;$")
+
+
+def _www_end(text: str) -> str:
+    """GFM's extended autolink path validation: trailing punctuation, an unbalanced ``)``
+    and an entity-like ``&amp;`` at the end are not part of the link."""
+    while text:
+        if text[-1] in _TRAILING or text[-1] == ")" and text.count(")") > text.count("("):
+            text = text[:-1]
+        elif text[-1] == ";" and (entity := _ENTITY.search(text)):
+            text = text[: entity.start()]
+        else:
+            return text
+    return text
+
+
+def _split_www(md: MarkdownIt, token: Token, word_start: bool) -> list[Token] | None:
+    """``token`` (text) as text and link tokens, or None when it holds no ``www.`` link."""
+    content, pos, out = token.content, 0, list[Token]()
+    for match in _WWW.finditer(content):
+        start = match.start()
+        before = content[start - 1] if start else None
+        if not (word_start if before is None else before in _BEFORE or before >= "\u2e80"):
+            continue
+        domain = match.group(1).split(".")
+        if "_" in "".join(domain[-2:]):
+            continue  # GFM: no underscore in the last two labels of the domain
+        text = _www_end(match.group())
+        href = md.normalizeLink("http://" + text)
+        if text.count(".") == 0 or not md.validateLink(href):
+            continue
+        if start > pos:
+            out.append(_text(token, content[pos:start]))
+        opening = Token("link_open", "a", 1, attrs={"href": href}, markup="linkify", info="auto")
+        closing = Token("link_close", "a", -1, markup="linkify", info="auto")
+        out += [opening, _text(token, md.normalizeLinkText(text)), closing]
+        pos = start + len(text)
+    if not out:
+        return None
+    if pos < len(content):
+        out.append(_text(token, content[pos:]))
+    return out
+
+
+def _text(like: Token, content: str) -> Token:
+    return Token("text", "", 0, content=content, level=like.level)
+
+
+def _www_links(state: StateCore) -> None:
+    if "www." not in state.src:
+        return
+    for inline in state.tokens:
+        if inline.type != "inline" or not inline.children or "www." not in inline.content:
+            continue
+        children, out, depth, previous = inline.children, list[Token](), 0, None
+        for child in children:
+            if child.type == "link_open" or (
+                child.type == "html_inline" and isLinkOpen(child.content)
+            ):
+                depth += 1
+            elif child.type == "link_close" or (
+                child.type == "html_inline" and isLinkClose(child.content)
+            ):
+                depth -= 1
+            parts = None
+            if child.type == "text" and depth <= 0 and "www." in child.content:
+                parts = _split_www(
+                    state.md, child, previous is None or previous.type in _OPENS_WORD
+                )
+            out += parts or [child]
+            previous = child
+        inline.children = out
+
+
 def autolink_plugin(md: MarkdownIt) -> None:
-    """Link bare ``scheme://`` URLs (linkify-it-py), stopping at CJK punctuation."""
+    """Link bare ``scheme://`` URLs (linkify-it-py) and ``www.`` domains, as GitHub does,
+    stopping at CJK punctuation."""
     if md.linkify is None:  # pragma: no cover - linkify-it-py is a dependency
         raise ModuleNotFoundError("bare-URL links need linkify-it-py")
     md.linkify.set({"fuzzy_link": False, "fuzzy_email": False, "fuzzy_ip": False})
     md.inline.ruler.at("linkify", _linkify)
     md.inline.ruler.enable("linkify")
+    md.core.ruler.push("www_links", _www_links)

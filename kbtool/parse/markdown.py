@@ -20,6 +20,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 
 from kbtool.model import Cell, Heading, Link, LinkKind, Problem, Span
 from kbtool.parse.autolink import autolink_plugin
+from kbtool.parse.backslash_math import backslash_math_plugin
 from kbtool.parse.cells import CellOptionsError, split_info
 from kbtool.parse.cjk_emphasis import cjk_emphasis_plugin
 from kbtool.parse.notebook_cells import is_code_cell, region_lines
@@ -39,12 +40,19 @@ def markdown_parser() -> MarkdownIt:
     """The one parser configuration, for the checker and the renderer alike.
 
     CommonMark with what GitHub renders (tables, ``~~strikethrough~~``, task lists, alert
-    blockquotes, bare-URL links, footnotes), CJK-friendly emphasis, and ``$`` math.
+    blockquotes, bare-URL links, footnotes), CJK-friendly emphasis, and math written
+    ``$…$``, ``$$…$$``, ``\\(…\\)`` or ``\\[…\\]``.
+
+    The dollar rule is Pandoc's, so that prices stay prices: an opening ``$`` has no space
+    after it, a closing one no space before it and no digit after it (``$0.30/MTok`` and
+    ``$3.00/MTok`` in one sentence are two prices). dollarmath's two options give it, and
+    also refuse an opening ``$`` right after a digit (``5$/h 和 10$/h``), which Pandoc allows.
     """
     options = {"html": True, "tasklists": True, "alerts": True}
     md = MarkdownIt("commonmark", options).enable(["table", "strikethrough"])
     md.use(cjk_emphasis_plugin).use(autolink_plugin).use(footnote_plugin, inline=False)
-    return md.use(dollarmath_plugin, allow_space=True, double_inline=True)
+    md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
+    return md.use(backslash_math_plugin)
 
 
 @dataclass
@@ -90,7 +98,13 @@ def parse_body(source: str, path: str) -> Body:
 def _plain_text(inline: Token) -> str:
     parts = []
     for child in inline.children or ():
-        if child.type in ("text", "code_inline", "math_inline", "html_inline"):
+        if child.type in (
+            "text",
+            "code_inline",
+            "math_inline",
+            "math_inline_double",
+            "html_inline",
+        ):
             parts.append(child.content if child.type != "html_inline" else "")
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")

@@ -13,6 +13,7 @@ from kbtool.execute.results import PageResult
 from kbtool.render import urls
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
+from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.site import PageInfo
 from kbtool.wiki import Wiki
 
@@ -42,6 +43,15 @@ class SiteContext:
         """(label, URL from the site root) of each configured page type."""
         return [(self.type_label(name), urls.type_output(name)) for name in self.config.types]
 
+    @cached_property
+    def nav_inline(self) -> tuple[int, int]:
+        """How many page types the navigation shows in its line on a laptop and on a wide
+        screen (:mod:`kbtool.render.nav`); the rest are in its menu."""
+        fixed = [self.t(key) for key in ("home", "sources", "graph", "nav_more")]
+        labels = [label for label, _ in self.nav_types()]
+        narrow, wide = (inline_count(self.title, fixed, labels, w) for w in (NARROW, WIDE))
+        return narrow, wide
+
     def template_vars(self, output: str, page_title: str, **extra: Any) -> dict[str, Any]:
         """The variables of ``base.html`` for a page written at ``output``."""
         base: dict[str, Any] = {
@@ -50,6 +60,7 @@ class SiteContext:
             "site_title": self.title,
             "page_title": page_title,
             "nav_types": self.nav_types(),
+            "nav_inline": self.nav_inline,
             "type_label": self.type_label,
             "description": "",
             "search_page": False,
