@@ -144,6 +144,12 @@ class Run:
         return self.err.read_text(encoding="utf-8", errors="replace")
 
 
+def _interruptible() -> None:
+    """In the child before exec: Ctrl-C's signal as a terminal's foreground job has it. A test
+    run started in the background inherits SIGINT ignored, and the child would keep that."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(root: Path, *args: str) -> Run:
     out, err = root.parent / "out.txt", root.parent / "err.txt"
     with open(out, "wb") as stdout, open(err, "wb") as stderr:
@@ -152,6 +158,7 @@ def start(root: Path, *args: str) -> Run:
             stdout=stdout,
             stderr=stderr,
             start_new_session=True,  # the session id finds every process it starts
+            preexec_fn=_interruptible,
         )
     return Run(process, out, err, set())
 
@@ -364,6 +371,7 @@ def test_pytest_interrupted_in_the_cells_leaves_no_page_process_behind(root: Pat
             stdout=stdout,
             stderr=stderr,
             start_new_session=True,
+            preexec_fn=_interruptible,
         )
     run = Run(process, out, err, set())
     sleeping = lambda now: any(depth_of(pid, process.pid) == 3 for pid in now)  # noqa: E731
