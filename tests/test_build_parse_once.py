@@ -6,12 +6,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_build import build, small_wiki, write
+from test_build import build, config, small_wiki, write
 
 import kbtool.parse.markdown
 import kbtool.parse.page
 import kbtool.store.db
 from kbtool.build.run import Kept
+from kbtool.build.site import keep_warm
 
 
 @pytest.fixture
@@ -85,6 +86,31 @@ def test_kept_pages_read_nothing_of_unchanged_pages(
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
     assert all(name.endswith("mamba.md") for name in read)
+
+
+def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page(
+    repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    build(repo)
+    kept = Kept()
+    assert not build(repo, kept=kept).published  # up to date: nothing was read
+    assert kept.pages == {}
+    keep_warm(config(repo), kept)  # what serve does next, while it serves
+    assert set(kept.pages) == set(kept.infos) == set(small_wiki()) and kept.published
+    path = repo / "wiki/concepts/mamba.md"
+    path.write_text(path.read_text() + "\nMore.\n")
+    read: list[str] = []
+    real = kbtool.store.db.Store.some
+
+    def some(self, kind, names):  # type: ignore[no-untyped-def]
+        names = list(names)
+        read.extend(f"{kind.name}:{n}" for n in names)
+        return real(self, kind, names)
+
+    monkeypatch.setattr(kbtool.store.db.Store, "some", some)
+    report = build(repo, kept=kept)
+    assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
+    assert read and all(name.endswith("mamba.md") for name in read)
 
 
 def test_a_page_that_breaks_the_renderer_fails_alone(

@@ -21,7 +21,7 @@ from kbtool.build.published import Published, load_published
 from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.search import index_site
-from kbtool.build.siteinfo import site_infos
+from kbtool.build.siteinfo import keep_infos, site_infos
 from kbtool.build.unchanged import (
     diagnostics_of,
     forget_build,
@@ -100,6 +100,18 @@ def build_site(
             run.kept.published = published
             remember_build(run, key, checked.wiki, report.diagnostics, published)
     return report
+
+
+def keep_warm(config: Config, kept: Kept) -> None:
+    """Fill ``kept`` as a build would (every page, its site facts, the published site's
+    record) from the store, so that a long-running process's first rebuild after an edit is
+    as quick as the later ones; a build that found nothing changed loads none of them."""
+    with open_store(config.cache_path) as store:
+        # One process: this may run in a thread, which must not fork workers.
+        run = new_run(config, store, jobs=1, kept=kept)
+        loaded = load_pages(run, with_bodies=True)
+        keep_infos(run, Wiki(config, loaded.pages, list(run.snapshot.unreadable)))
+        kept.published = load_published(store, config.site_path)
 
 
 def _stage_and_publish(

@@ -60,6 +60,15 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
     return infos
 
 
+def keep_infos(run: Run, wiki: Wiki) -> None:
+    """Put every page's stored PageInfo that is still valid into :attr:`Run.kept`, without
+    computing any (for a long-running process, before its first rebuild)."""
+    settings = run.config.fingerprint()
+    keys = {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
+    found = _previous(run, wiki, keys)
+    run.kept.infos = {path: (keys[path], info) for path, info in found.items()}
+
+
 def _previous(run: Run, wiki: Wiki, keys: dict[str, str]) -> dict[str, PageInfo]:
     """The stored (or kept) PageInfo of each page whose record is still valid."""
     stored_keys = run.store.keys(INFO)

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 import threading
+from typing import TYPE_CHECKING
 
 from kbtool import lifecycle
 from kbtool.commands import add_jobs_argument, load_project_config
+
+if TYPE_CHECKING:
+    from kbtool.build.run import Kept
+    from kbtool.config import Config
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -34,6 +39,8 @@ def run(args: argparse.Namespace) -> int:
 
     config = load_project_config(args)
     kept = Kept()  # the wiki, kept between rebuilds: only edited pages are read again
+    # Rebuilds wait while the wiki is read into `kept` after the first build.
+    keeping = threading.Lock()
     #: sites published when the rebuild under way began; None between rebuilds
     rebuilding: int | None = None
 
@@ -42,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
         rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
-            report = build_site(config, jobs=args.jobs, progress=sys.stderr, kept=kept)
+            with keeping:
+                report = build_site(config, jobs=args.jobs, progress=sys.stderr, kept=kept)
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None
@@ -52,6 +60,9 @@ def run(args: argparse.Namespace) -> int:
         return report.published
 
     rebuild()  # interrupted here, the command line says so
+    if not kept.pages:  # the site was up to date: nothing was read, so read it now
+        keeping.acquire()
+        threading.Thread(target=_keep_warm, args=(config, kept, keeping), daemon=True).start()
     site_dir = config.root / config.site_dir
     version = BuildVersion()
     try:
@@ -79,3 +90,15 @@ def run(args: argparse.Namespace) -> int:
         server.shutdown()
         server.server_close()
     return 0
+
+
+def _keep_warm(config: Config, kept: Kept, lock: threading.Lock) -> None:
+    """While the server already serves the site: read the wiki into ``kept`` (``lock`` held)."""
+    from kbtool.build.site import keep_warm
+
+    try:
+        keep_warm(config, kept)
+    except Exception as error:  # the next rebuild reads what it needs itself
+        print(f"kbtool: could not read the wiki ahead ({error})", file=sys.stderr)
+    finally:
+        lock.release()
