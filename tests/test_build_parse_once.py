@@ -41,6 +41,20 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
+def _records_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every record the store is asked for from now on, as ``kind:name``."""
+    read: list[str] = []
+    real = kbtool.store.db.Store.some
+
+    def some(self, kind, names):  # type: ignore[no-untyped-def]
+        names = list(names)
+        read.extend(f"{kind.name}:{n}" for n in names)
+        return real(self, kind, names)
+
+    monkeypatch.setattr(kbtool.store.db.Store, "some", some)
+    return read
+
+
 def test_a_cold_build_parses_every_page_once(repo: Path, parses: list[str]) -> None:
     report = build(repo)
     assert report.published
@@ -72,15 +86,7 @@ def test_kept_pages_read_nothing_of_unchanged_pages(
     assert set(kept.pages) == set(small_wiki())
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
-    read: list[str] = []
-    real = kbtool.store.db.Store.some
-
-    def some(self, kind, names):  # type: ignore[no-untyped-def]
-        names = list(names)
-        read.extend(f"{kind.name}:{n}" for n in names)
-        return real(self, kind, names)
-
-    monkeypatch.setattr(kbtool.store.db.Store, "some", some)
+    read = _records_read(monkeypatch)
     parses.clear()
     report = build(repo, kept=kept)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
@@ -99,15 +105,7 @@ def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page(
     assert set(kept.pages) == set(kept.infos) == set(small_wiki()) and kept.published
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
-    read: list[str] = []
-    real = kbtool.store.db.Store.some
-
-    def some(self, kind, names):  # type: ignore[no-untyped-def]
-        names = list(names)
-        read.extend(f"{kind.name}:{n}" for n in names)
-        return real(self, kind, names)
-
-    monkeypatch.setattr(kbtool.store.db.Store, "some", some)
+    read = _records_read(monkeypatch)
     report = build(repo, kept=kept)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     assert read and all(name.endswith("mamba.md") for name in read)
