@@ -9,7 +9,8 @@
 - :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt`: answer a query.
 """
 
+from kbtool.search.output import SearchStats
 from kbtool.search.text import SearchDoc, search_doc
-from kbtool.search.writer import SearchStats, write_search_index
+from kbtool.search.writer import write_search_index
 
 __all__ = ["SearchDoc", "SearchStats", "search_doc", "write_search_index"]

@@ -14,9 +14,10 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import unscript
+from kbtool.search.output import SearchStats
 from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc
-from kbtool.search.writer import SearchStats, write_search_index
+from kbtool.search.writer import write_search_index
 from kbtool.wiki import Wiki
 
 #: Which page content each SearchDoc of the index was made from: path -> [digest, id].

@@ -28,8 +28,8 @@ from typing import Any
 from markdown_it.token import Token
 
 from kbtool.model import Page
+from kbtool.parse.fields import page_type, tags_of
 from kbtool.render import urls
-from kbtool.render.site import page_type, tags_of
 
 _SPACE = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")

@@ -20,9 +20,9 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import script
+from kbtool.search.output import SearchStats, Writer, collect, doc_digest, write_lists, write_tables
 from kbtool.search.pagefiles import chunk_files
 from kbtool.search.text import SearchDoc
-from kbtool.search.writer import SearchStats, Writer, collect, doc_digest, write_lists, write_tables
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
 MAX_SEGMENT = 0.01
