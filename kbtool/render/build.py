@@ -286,7 +286,8 @@ def _search_index(
     """The search index, into ``staging/search/``, updated from the live site's."""
     from kbtool.search.site import build_search
 
-    return build_search(site.wiki, staging, site_dir, fetch).to_json()
+    labels = site.config.type_labels
+    return build_search(site.wiki, staging, site_dir, fetch, labels).to_json()
 
 
 # -- the whole build -------------------------------------------------------------------------

@@ -1,11 +1,22 @@
 """Answer a query from the index files: the matching pages, ranked, and their excerpts.
 
 This is the reference implementation of the query algorithm; ``assets/search.js`` is a line
-by line port, so ``kbtool search`` and the browser agree. For each part of the query (see
-:func:`kbtool.search.tokens.parse_query`) the pages that have all its elements, at their
-offsets from one common position, match it; a page matches the query when it matches every
-part. Its score is the sum, over the elements, of the best ``idf × weight`` among the
-element's terms. The page whose whole title is the query comes first, then score, then id.
+by line port, so ``kbtool search`` and the browser agree. A query (see
+:func:`kbtool.search.tokens.parse_query`) has optional words, required phrases, excluded
+parts and filters. A part **matches** a page when the page has all its elements at their
+offsets from one common position; a lone CJK run of three or more characters also matches
+**near** (:func:`_near`: its bigrams in order, each at most :data:`GAP` positions later than
+exact), for :data:`NEAR` of its score.
+
+A page is in the answer when it matches every phrase and filter, no excluded part, and, if
+the query has words, at least one of them: exactly, or near when the query is one word that
+no page holds exactly (so a one-word query keeps its exact-substring semantics). Its score is
+``coord × Σ words + Σ phrases``: a part scores the sum over its elements of the best
+``idf × weight`` among the element's terms, and ``coord`` is the share of the query's words
+the page matches, so pages with more of them rank higher. The page whose whole title is the
+query comes first, then score (rounded to 6 places, so float noise cannot reorder), then the
+page's order key (:func:`kbtool.search.layout.order_key`: path order, in a clean build and
+after updates alike).
 """
 
 from __future__ import annotations
@@ -22,7 +33,14 @@ from kbtool.search.excerpt import Piece, excerpt
 from kbtool.search.pagefiles import decode_starts
 from kbtool.search.postings import SCALE, Entry, decode_entries
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import Element, Part, Query, parse_query
+from kbtool.search.tokens import Element, Part, Query, filter_term, parse_query
+
+#: Share of a part's score that a near match earns.
+NEAR = 0.5
+#: Most extra positions between consecutive bigrams of a near match.
+GAP = 6
+
+Lists = list[list[tuple[dict[int, Entry], float]]]  # per element: (postings, idf) alternatives
 
 
 class IndexMissing(Exception):
@@ -44,6 +62,8 @@ class IndexFiles:
             raise IndexMissing(str(error)) from error
         if self.meta.get("version") != layout.VERSION:
             raise IndexMissing(f"index format {self.meta.get('version')} is not {layout.VERSION}")
+        labels = self.meta.get("labels")
+        self.labels: dict[str, str] = labels if isinstance(labels, dict) else {}
 
     def load(self, name: str) -> Any:
         if name not in self._files:
@@ -72,6 +92,15 @@ class IndexFiles:
             self._lists[term] = {e.doc: e for e in entries}
         return self._lists[term]
 
+    def order_keys(self) -> dict[int, int]:
+        """The order keys of the pages an update added (see :data:`layout.ORDER`)."""
+        delta = self.meta.get("delta") or {}
+        return {int(doc): int(key) for doc, key in delta.get("keys", [])}
+
+    def label(self, page_type: str) -> str:
+        """What the site calls ``page_type``."""
+        return str(self.labels.get(page_type, page_type))
+
     def _dead(self) -> set[int]:
         if self._dead_ids is None:
             self._dead_ids = set(self.meta["delta"]["dead"])
@@ -83,7 +112,9 @@ class IndexFiles:
         if self.meta.get("delta"):
             for word, count in (self.load("x/words") or {}).items():
                 words[word] = words.get(word, 0) + count
-        found = sorted((w for w in words if w.startswith(prefix)), key=lambda w: (-words[w], w))
+        # An update's counts may take a word's pages down to none: it is then not indexed.
+        found = [w for w in words if w.startswith(prefix) and words[w] > 0]
+        found.sort(key=lambda w: (-words[w], w))
         return found[: layout.MAX_EXPANSIONS]
 
     def doc(self, doc_id: int) -> SearchDoc | None:
@@ -103,6 +134,10 @@ def idf(pages: int, having: int) -> float:
     return math.floor(value * 1e6 + 0.5) / 1e6
 
 
+def _round(value: float) -> float:
+    return math.floor(value * 1e6 + 0.5) / 1e6
+
+
 def _terms(index: IndexFiles, element: Element) -> list[str]:
     if element.prefix:
         expanded = index.expand(element.prefix)
@@ -110,48 +145,82 @@ def _terms(index: IndexFiles, element: Element) -> list[str]:
     return list(element.terms)
 
 
-def _match_part(index: IndexFiles, part: Part) -> dict[int, float]:
-    """Pages matching ``part``, with their score for it."""
+def _lists(index: IndexFiles, part: Part) -> Lists | None:
+    """Each element's posting lists with their IDF; None when an element is in no page."""
     pages = index.meta["pages"]
-    lists: list[list[tuple[dict[int, Entry], float]]] = []
+    lists: Lists = []
     for element in part.elements:
         found = [p for p in (index.postings(t) for t in _terms(index, element)) if p]
         if not found:
-            return {}
+            return None
         if element.prefix:  # the words a prefix stands for count as one term
             weight = idf(pages, len(set().union(*(p.keys() for p in found))))
             lists.append([(p, weight) for p in found])
         else:
             lists.append([(p, idf(pages, len(p))) for p in found])
-    candidates = set().union(*(p.keys() for p, _ in lists[0]))
-    for alternatives in lists[1:]:
-        candidates &= set().union(*(p.keys() for p, _ in alternatives))
-    scores: dict[int, float] = {}
-    for doc in candidates:
-        if len(part.elements) > 1 and not _adjacent(doc, part.elements, lists):
-            continue
-        score = 0.0
-        for alternatives in lists:
-            score += max(
-                (w * p[doc].weight / SCALE for p, w in alternatives if doc in p), default=0.0
-            )
-        scores[doc] = score
-    return scores
+    return lists
 
 
-def _adjacent(
-    doc: int, elements: tuple[Element, ...], lists: list[list[tuple[dict[int, Entry], float]]]
-) -> bool:
+def _having(alternatives: list[tuple[dict[int, Entry], float]]) -> set[int]:
+    return set().union(*(p.keys() for p, _ in alternatives))
+
+
+def _positions(doc: int, alternatives: list[tuple[dict[int, Entry], float]]) -> list[int]:
+    return sorted({pos for p, _ in alternatives if doc in p for pos in p[doc].positions})
+
+
+def _adjacent(doc: int, elements: tuple[Element, ...], lists: Lists) -> bool:
     """Whether ``doc`` has every element at its offset from one common start."""
     starts: set[int] | None = None
     for element, alternatives in zip(elements, lists, strict=True):
-        here = {
-            pos - element.offset for p, _ in alternatives if doc in p for pos in p[doc].positions
-        }
+        here = {pos - element.offset for pos in _positions(doc, alternatives)}
         starts = here if starts is None else starts & here
         if not starts:
             return False
     return True
+
+
+def _near(doc: int, elements: tuple[Element, ...], lists: Lists) -> bool:
+    """Whether ``doc`` has the elements in order, each ``d`` to ``d + GAP`` positions after
+    the one before (``d`` the distance in the query): from each position of the first, the
+    earliest fitting position of each next one."""
+    chains = [_positions(doc, alternatives) for alternatives in lists]
+    for start in chains[0]:
+        at = start
+        for i in range(1, len(elements)):
+            step = elements[i].offset - elements[i - 1].offset
+            k = bisect.bisect_left(chains[i], at + step)
+            if k == len(chains[i]) or chains[i][k] > at + step + GAP:
+                break
+            at = chains[i][k]
+        else:
+            return True
+    return False
+
+
+def _score(doc: int, lists: Lists) -> float:
+    score = 0.0
+    for alternatives in lists:
+        score += max((w * p[doc].weight / SCALE for p, w in alternatives if doc in p), default=0.0)
+    return score
+
+
+def match_part(index: IndexFiles, part: Part, near: bool) -> dict[int, float]:
+    """Pages matching ``part`` exactly, with their score for it; with ``near``, also those
+    matching near, for :data:`NEAR` of their score."""
+    lists = _lists(index, part)
+    if lists is None:
+        return {}
+    candidates = _having(lists[0])
+    for alternatives in lists[1:]:
+        candidates &= _having(alternatives)
+    scores: dict[int, float] = {}
+    for doc in sorted(candidates):
+        if len(part.elements) == 1 or _adjacent(doc, part.elements, lists):
+            scores[doc] = _score(doc, lists)
+        elif near and part.near and _near(doc, part.elements, lists):
+            scores[doc] = NEAR * _score(doc, lists)
+    return scores
 
 
 @dataclass(frozen=True)
@@ -164,23 +233,62 @@ class Ranked:
         return len(self.docs)
 
 
+def _filter_docs(index: IndexFiles, terms: tuple[str, ...]) -> set[int]:
+    """The pages with any of the filter ``terms``; a term naming a type's label names the
+    type."""
+    by_label = {filter_term("type", v): filter_term("type", k) for k, v in index.labels.items()}
+    having: set[int] = set()
+    for term in terms:
+        having |= index.postings(by_label.get(term, term)).keys()
+    return having
+
+
+def _word_scores(index: IndexFiles, query: Query) -> dict[int, float] | None:
+    """``coord × Σ`` word scores of the pages matching a word; None if the query has none."""
+    if not query.words:
+        return None
+    found = [match_part(index, part, len(query.words) > 1) for part in query.words]
+    if len(found) == 1 and not found[0]:  # one word, held exactly by no page: near matches
+        found = [match_part(index, query.words[0], True)]
+    totals: dict[int, float] = {}
+    counts: dict[int, int] = {}
+    for scores in found:
+        for doc, score in scores.items():
+            totals[doc] = totals.get(doc, 0.0) + score
+            counts[doc] = counts.get(doc, 0) + 1
+    return {doc: totals[doc] * counts[doc] / len(found) for doc in totals}
+
+
 def rank(index: IndexFiles, text: str) -> Ranked:
     """Every page that matches ``text``, best first."""
     query = parse_query(text)
-    if not query.parts:
+    if query.empty:
         return Ranked(query, ())
-    scores: dict[int, float] | None = None
-    for part in query.parts:
-        found = _match_part(index, part)
+    scores = _word_scores(index, query)
+    for part in query.phrases:
+        found = match_part(index, part, False)
         if scores is None:
             scores = found
         else:
             scores = {doc: s + found[doc] for doc, s in scores.items() if doc in found}
-        if not scores:
-            return Ranked(query, ())
-    assert scores is not None
+    for terms in query.filters:
+        allowed = _filter_docs(index, terms)
+        if scores is None:
+            scores = dict.fromkeys(sorted(allowed), 0.0)
+        else:
+            scores = {doc: s for doc, s in scores.items() if doc in allowed}
+    assert scores is not None  # the query is not empty
+    for doc in _filter_docs(index, query.unwanted):
+        scores.pop(doc, None)
+    for part in query.excluded:
+        for doc in match_part(index, part, False):
+            scores.pop(doc, None)
     titled = index.postings(query.title)
-    order = sorted(scores, key=lambda d: (d not in titled, -math.floor(scores[d] * 1e6 + 0.5), d))
+    keys = index.order_keys()
+    order = sorted(
+        scores,
+        key=lambda d: (d not in titled, -_round(scores[d]), layout.order_key(d, keys)),
+    )
     return Ranked(query, tuple(order))
 
 
@@ -188,6 +296,7 @@ def rank(index: IndexFiles, text: str) -> Ranked:
 class Hit:
     doc: SearchDoc
     excerpt: tuple[Piece, ...]
+    label: str  # what the site calls the page's type
 
 
 def needles(query: Query) -> list[str]:
@@ -202,7 +311,7 @@ def hits(index: IndexFiles, ranked: Ranked, start: int = 0, count: int | None = 
     for doc_id in chosen:
         doc = index.doc(doc_id)
         if doc is not None:
-            out.append(Hit(doc, tuple(excerpt(doc, wanted))))
+            out.append(Hit(doc, tuple(excerpt(doc, wanted)), index.label(doc.type)))
     return out
 
 

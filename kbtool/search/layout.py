@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from kbtool.search.codec import fnv1a
 
-VERSION = 2
+VERSION = 3
 FOLDER = "search"
 META = "meta.js"
 TABLE = "pages.json"
@@ -25,6 +25,14 @@ TABLE = "pages.json"
 LONG_LIST = 1200
 #: Most words a prefix expands to (the commonest first).
 MAX_EXPANSIONS = 40
+#: Order keys: a page of the main part with id ``n`` sorts at ``(n + 1) * ORDER``; a page
+#: added by an update gets a key between its neighbours by path (``meta.delta.keys``), so
+#: equal scores fall in path order, as in a clean build, whatever the ids.
+ORDER = 4096
+
+
+def order_key(doc: int, keys: dict[int, int]) -> int:
+    return keys.get(doc, (doc + 1) * ORDER)
 
 
 def shard_count(pages: int) -> int:

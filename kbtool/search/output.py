@@ -44,8 +44,8 @@ def doc_digest(doc: SearchDoc) -> str:
 
 
 def _is_word(term: str) -> bool:
-    """A word (not CJK, not a title key): what a prefix may expand to."""
-    return not term.startswith(TITLE_KEY) and term[0] not in CJK_SET
+    """A word (not CJK, not a title key or filter term): what a prefix may expand to."""
+    return not term.startswith(TITLE_KEY) and term[0] not in CJK_SET and ":" not in term
 
 
 class Writer:
@@ -85,22 +85,24 @@ def _put_posting(out: Writer, shard: dict[str, str], term: str, posting: str) ->
 
 def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
-    count, shard counts, and the state of the update segment if there is one."""
+    count, shard counts, type labels, and the state of the update segment if there is one:
+    the dead ids, and the order keys of the pages added since the main part was written."""
     meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
-    meta |= {"shards": data["shards"], "vocab": data["vocab"]}
+    meta |= {"shards": data["shards"], "vocab": data["vocab"], "labels": data["labels"]}
     meta["chunks"] = encode_starts(data["chunks"])
     if "delta" in data:
         meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
+        meta["delta"]["keys"] = data["keys"]
     out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
     out.write(layout.META, script("meta", meta))
 
 
-def collect(docs: Iterable[tuple[int, SearchDoc]], average: float) -> dict[str, list[Any]]:
+def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
     """``term -> [posting list (ASCII bytes), last page id, pages]`` of ``docs``, given in
     increasing id order."""
     lists: dict[str, list[Any]] = {}
     for doc_id, doc in docs:
-        for term, (weight, positions) in doc_terms(doc, average).items():
+        for term, (weight, positions) in doc_terms(doc).items():
             entry = lists.get(term)
             if entry is None:
                 entry = lists[term] = [bytearray(), -1, 0]
@@ -128,3 +130,8 @@ def write_lists(
         name = f"{number:x}"
         out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", by_shard.get(name, {})))
     return words
+
+
+def page_words(doc: SearchDoc) -> list[str]:
+    """The words of ``doc`` that a prefix may expand to."""
+    return sorted(term for term in doc_terms(doc) if _is_word(term))

@@ -6,9 +6,16 @@ A posting list is, for each page that has the term, in page-id order:
 
 The weight ranks fields before frequency: a term in the title scores 4, in the tags or
 summary 3, in a heading 1.5, plus its BM25 frequency part from the body, which is below 1
-(``tf / (tf + k1 (1 - b + b len/avglen))``). So a page with the term in its title outranks
+(``tf / (tf + k1 (1 - b + b len/REFERENCE))``). So a page with the term in its title outranks
 one that only repeats it in the body, and among body matches frequency and length decide.
-Weights are stored times 16, rounded; the query multiplies them by the term's IDF.
+Weights are stored times 32, rounded (a body-only weight is then one character); the query multiplies them by the term's IDF.
+
+Lengths are measured against a fixed :data:`REFERENCE` length, not the site's mean: a page's
+weights then depend on that page alone, so a page indexed in an update segment gets the
+weights a clean build gives it, and answers never drift with the order of builds.
+
+The filter terms ``type:<type>`` and ``tag:<tag>`` (:func:`~kbtool.search.tokens.filter_term`)
+and the title key mark the page with no weight and no positions.
 """
 
 from __future__ import annotations
@@ -18,12 +25,14 @@ from dataclasses import dataclass
 
 from kbtool.search.codec import byte_table, decode, encode_bytes
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import field_terms, title_key
+from kbtool.search.tokens import field_terms, filter_term, title_key
 
 K1 = 1.2
 B = 0.75
-SCALE = 16
+SCALE = 32
 TITLE, TAGS, SUMMARY, HEADINGS = 4.0, 3.0, 3.0, 1.5
+#: Characters of body that BM25's length normalisation takes as usual.
+REFERENCE = 3000.0
 
 
 @dataclass(frozen=True)
@@ -33,9 +42,8 @@ class Entry:
     positions: tuple[int, ...]
 
 
-def doc_terms(doc: SearchDoc, average_length: float) -> dict[str, tuple[int, list[int]]]:
-    """``term -> (weight, positions)`` of ``doc``. Lengths are in characters of the body
-    (``average_length`` is the site's mean), known before any page is tokenised."""
+def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
+    """``term -> (weight, positions)`` of ``doc``. Lengths are in characters of the body."""
     tiers: dict[str, float] = {}
     head: dict[str, list[int]] = {}
     pos = 0
@@ -51,7 +59,7 @@ def doc_terms(doc: SearchDoc, average_length: float) -> dict[str, tuple[int, lis
                 tiers[term] = tier
         pos += found.length + 1
     body = field_terms(doc.body, pos, False)
-    norm = K1 * (1 - B + B * len(doc.body) / max(average_length, 1.0))
+    norm = K1 * (1 - B + B * len(doc.body) / REFERENCE)
     out: dict[str, tuple[int, list[int]]] = {}
     for term, at in body.positions.items():
         tf = len(at)
@@ -63,6 +71,10 @@ def doc_terms(doc: SearchDoc, average_length: float) -> dict[str, tuple[int, lis
             out[term] = (int(tiers[term] * SCALE + 0.5), at)
     if doc.title:
         out[title_key(doc.title)] = (0, [])
+    marks = [filter_term("type", doc.type)] if doc.type else []
+    marks += [filter_term("tag", tag) for tag in doc.tags]
+    for mark in marks:
+        out.setdefault(mark, (0, []))
     return out
 
 

@@ -65,13 +65,16 @@ def search_docs(wiki: Wiki, old: Path | None, fetch: Fetch) -> dict[str, SearchD
     return {path: docs[path] for path in wiki.pages}
 
 
-def build_search(wiki: Wiki, staging: Path, live: Path, fetch: Fetch) -> SearchStats:
-    """Write the index of ``wiki`` into ``staging/search``, updating the live site's."""
+def build_search(
+    wiki: Wiki, staging: Path, live: Path, fetch: Fetch, labels: dict[str, str] | None = None
+) -> SearchStats:
+    """Write the index of ``wiki`` into ``staging/search``, updating the live site's;
+    ``labels`` are what the site calls the page types (``type-labels``)."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
     docs = search_docs(wiki, old_dir, fetch)
     folder = staging / layout.FOLDER
-    stats = write_search_index(docs, folder, old_dir)
+    stats = write_search_index(docs, folder, old_dir, labels)
     data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
     rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
     origins = {path: [page.digest, rows[path][0]] for path, page in wiki.pages.items()}

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -31,24 +30,20 @@ from kbtool.search.text import SearchDoc
 from kbtool.search.update import update
 
 
-def _average(docs: Iterable[SearchDoc]) -> float:
-    lengths = [len(doc.body) for doc in docs]
-    return sum(lengths) / len(lengths) if lengths else 1.0
-
-
-def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
+def _full(
+    docs: dict[str, SearchDoc], folder: Path, stats: SearchStats, labels: dict[str, str]
+) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
     shards = layout.shard_count(len(paths))
     vocab = layout.vocab_count(shards)
-    average = _average(docs.values())
     table = {
         path: [i, doc_digest(docs[path]), len(docs[path].body)] for i, path in enumerate(paths)
     }
     starts, files = chunk_files((i, docs[p]) for i, p in enumerate(paths))
     for name, content in files:
         out.write(name, content)
-    lists = collect(((i, docs[p]) for i, p in enumerate(paths)), average)
+    lists = collect((i, docs[p]) for i, p in enumerate(paths))
     counts = write_lists(out, lists, "s", shards, long_lists=True)
     del lists
     words: dict[str, dict[str, int]] = {}
@@ -57,7 +52,7 @@ def _full(docs: dict[str, SearchDoc], folder: Path, stats: SearchStats) -> None:
     for number in range(vocab):
         name = f"{number:x}"
         out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
-    data = {"table": table, "average": average, "shards": shards, "vocab": vocab}
+    data = {"table": table, "shards": shards, "vocab": vocab, "labels": labels}
     write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
 
 
@@ -79,24 +74,29 @@ def read(old: Path, name: str) -> Any:
 
 
 def write_search_index(
-    docs: dict[str, SearchDoc], new_dir: Path, old_dir: Path | None = None
+    docs: dict[str, SearchDoc],
+    new_dir: Path,
+    old_dir: Path | None = None,
+    labels: dict[str, str] | None = None,
 ) -> SearchStats:
     """Write the index of ``docs`` (by path) into ``new_dir`` (created; must not hold an
-    index), updating the one in ``old_dir`` when there is one that can be updated."""
+    index), updating the one in ``old_dir`` when there is one that can be updated.
+    ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results."""
+    labels = dict(sorted((labels or {}).items()))
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
     new_dir.mkdir(parents=True, exist_ok=True)
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
     done = False
     if previous is not None and old_dir is not None:
-        done = update(docs, new_dir, old_dir, previous, stats)
+        done = update(docs, new_dir, old_dir, previous | {"labels": labels}, stats)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
             stats = SearchStats(pages=len(docs))
     if not done:
         stats.changed_pages = len(docs)
-        _full(docs, new_dir, stats)
+        _full(docs, new_dir, stats, labels)
     files = [p for p in new_dir.rglob("*") if p.is_file()]
     stats.files = len(files)
     stats.bytes = sum(p.stat().st_size for p in files)
