@@ -8,7 +8,8 @@ The weight ranks fields before frequency: a term in the title scores 4, in the t
 summary 3, in a heading 1.5, plus its BM25 frequency part from the body, which is below 1
 (``tf / (tf + k1 (1 - b + b len/REFERENCE))``). So a page with the term in its title outranks
 one that only repeats it in the body, and among body matches frequency and length decide.
-Weights are stored times 32, rounded (a body-only weight is then one character); the query multiplies them by the term's IDF.
+Weights are stored times 32, rounded (so a body-only weight is one character); the query
+multiplies them by the term's IDF.
 
 Lengths are measured against a fixed :data:`REFERENCE` length, not the site's mean: a page's
 weights then depend on that page alone, so a page indexed in an update segment gets the
