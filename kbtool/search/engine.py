@@ -4,19 +4,22 @@ This is the reference implementation of the query algorithm; ``assets/search.js`
 by line port, so ``kbtool search`` and the browser agree. A query (see
 :func:`kbtool.search.tokens.parse_query`) has optional words, required phrases, excluded
 parts and filters. A part **matches** a page when the page has all its elements at their
-offsets from one common position; a lone CJK run of three or more characters also matches
-**near** (:func:`_near`: its bigrams in order, each at most :data:`GAP` positions later than
-exact), for :data:`NEAR` of its score.
+offsets from one common position. A word that no page has, of four letters or more, stands
+for the indexed words one edit from it (:func:`one_edit`). Loosely (in a query of several
+words, or when no page has a one-word query exactly), a lone CJK run of three or more
+characters also matches **near** (:func:`_near`: its bigrams in order, each at most
+:data:`GAP` positions later than exact), for :data:`NEAR` of its score, or **partly** (at
+least half its bigrams, anywhere), for :data:`PARTIAL` of theirs.
 
 A page is in the answer when it matches every phrase and filter, no excluded part, and, if
-the query has words, at least one of them: exactly, or near when the query is one word that
-no page holds exactly (so a one-word query keeps its exact-substring semantics). Its score is
-``coord × Σ words + Σ phrases``: a part scores the sum over its elements of the best
-``idf × weight`` among the element's terms, and ``coord`` is the share of the query's words
-the page matches, so pages with more of them rank higher. The page whose whole title is the
-query comes first, then score (rounded to 6 places, so float noise cannot reorder), then the
-page's order key (:func:`kbtool.search.layout.order_key`: path order, in a clean build and
-after updates alike).
+the query has words, at least one of them, so a one-word query keeps its exact-substring
+semantics whenever a page holds it. Its score is ``coord × Σ words + Σ phrases``: a part
+scores the sum over its elements of the best ``idf × weight`` among the element's terms, and
+``coord`` is the share of the query's words the page matches (a partial match counts
+:data:`PARTIAL_SHARE`), so pages with more of them rank higher. The page whose whole title is
+the query comes first, then score (rounded to 6 places, so float noise cannot reorder), then
+the page's order key (:func:`kbtool.search.layout.order_key`: path order, in a clean build
+and after updates alike).
 """
 
 from __future__ import annotations
@@ -33,12 +36,19 @@ from kbtool.search.excerpt import Piece, excerpt
 from kbtool.search.pagefiles import decode_starts
 from kbtool.search.postings import SCALE, Entry, decode_entries
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import Element, Part, Query, filter_term, parse_query
+from kbtool.search.tokens import CJK_SET, Element, Part, Query, filter_term, parse_query
 
 #: Share of a part's score that a near match earns.
 NEAR = 0.5
 #: Most extra positions between consecutive bigrams of a near match.
 GAP = 6
+#: Share of the score of the bigrams it holds that a partial match earns, and how much it
+#: counts as a matched word.
+PARTIAL = 0.25
+PARTIAL_SHARE = 0.5
+#: Shortest word looked up as a misspelling when no page has it, and most words it becomes.
+FUZZY_LENGTH = 4
+FUZZY_WORDS = 5
 
 Lists = list[list[tuple[dict[int, Entry], float]]]  # per element: (postings, idf) alternatives
 
@@ -106,16 +116,29 @@ class IndexFiles:
             self._dead_ids = set(self.meta["delta"]["dead"])
         return self._dead_ids
 
-    def expand(self, prefix: str) -> list[str]:
-        """The indexed words that start with ``prefix``, commonest first."""
+    def _words(self, prefix: str) -> dict[str, int]:
+        """The indexed words that share ``prefix``'s first two characters, with page counts."""
         words = dict(self.load("w/" + shard_of(prefix[:2], self.meta["vocab"])) or {})
         if self.meta.get("delta"):
             for word, count in (self.load("x/words") or {}).items():
                 words[word] = words.get(word, 0) + count
+        return words
+
+    def expand(self, prefix: str) -> list[str]:
+        """The indexed words that start with ``prefix``, commonest first."""
+        words = self._words(prefix)
         # An update's counts may take a word's pages down to none: it is then not indexed.
         found = [w for w in words if w.startswith(prefix) and words[w] > 0]
         found.sort(key=lambda w: (-words[w], w))
         return found[: layout.MAX_EXPANSIONS]
+
+    def similar(self, word: str) -> list[str]:
+        """The indexed words one edit (or one swap of neighbours) from ``word`` that share
+        its first two characters, commonest first: what a misspelt word stands for."""
+        words = self._words(word)
+        found = [w for w in words if words[w] > 0 and one_edit(word, w)]
+        found.sort(key=lambda w: (-words[w], w))
+        return found[:FUZZY_WORDS]
 
     def doc(self, doc_id: int) -> SearchDoc | None:
         if self._starts is None:
@@ -138,11 +161,39 @@ def _round(value: float) -> float:
     return math.floor(value * 1e6 + 0.5) / 1e6
 
 
-def _terms(index: IndexFiles, element: Element) -> list[str]:
+def one_edit(a: str, b: str) -> bool:
+    """Whether ``b`` is ``a`` with one character changed, added or removed, or two
+    neighbours swapped.
+
+    >>> one_edit("transfomer", "transformer"), one_edit("polciy", "policy")
+    (True, True)
+    >>> one_edit("policy", "policy"), one_edit("policy", "police"), one_edit("pol", "policy")
+    (False, True, False)
+    """
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    if len(a) == len(b):
+        swapped = i + 1 < len(a) and a[i] == b[i + 1] and a[i + 1] == b[i]
+        return a[i + 1 :] == b[i + 1 :] or (swapped and a[i + 2 :] == b[i + 2 :])
+    return a[i:] == b[i + 1 :] if len(a) < len(b) else a[i + 1 :] == b[i:]
+
+
+def _terms(index: IndexFiles, element: Element) -> tuple[list[str], bool]:
+    """The terms that stand for ``element``, and whether they count as one (a prefix's
+    words, or a misspelt word's)."""
+    word = element.terms[0]
     if element.prefix:
         expanded = index.expand(element.prefix)
-        return expanded if element.prefix in expanded else [element.prefix, *expanded]
-    return list(element.terms)
+        terms = expanded if element.prefix in expanded else [element.prefix, *expanded]
+    else:
+        terms = list(element.terms)
+    fuzzy = len(word) >= FUZZY_LENGTH and word[0] not in CJK_SET and ":" not in word
+    if fuzzy and not any(index.postings(t) for t in terms):
+        return index.similar(word), True
+    return terms, bool(element.prefix)
 
 
 def _lists(index: IndexFiles, part: Part) -> Lists | None:
@@ -150,10 +201,11 @@ def _lists(index: IndexFiles, part: Part) -> Lists | None:
     pages = index.meta["pages"]
     lists: Lists = []
     for element in part.elements:
-        found = [p for p in (index.postings(t) for t in _terms(index, element)) if p]
+        terms, as_one = _terms(index, element)
+        found = [p for p in (index.postings(t) for t in terms) if p]
         if not found:
             return None
-        if element.prefix:  # the words a prefix stands for count as one term
+        if as_one:  # the words a prefix (or a misspelling) stands for count as one term
             weight = idf(pages, len(set().union(*(p.keys() for p in found))))
             lists.append([(p, weight) for p in found])
         else:
@@ -205,22 +257,45 @@ def _score(doc: int, lists: Lists) -> float:
     return score
 
 
-def match_part(index: IndexFiles, part: Part, near: bool) -> dict[int, float]:
-    """Pages matching ``part`` exactly, with their score for it; with ``near``, also those
-    matching near, for :data:`NEAR` of their score."""
-    lists = _lists(index, part)
+def _partial(doc: int, lists: Lists) -> float:
+    """The score of a partial match: the elements ``doc`` holds, if at least half."""
+    held = [alternatives for alternatives in lists if doc in _having(alternatives)]
+    return PARTIAL * _score(doc, held) if 2 * len(held) >= len(lists) else 0.0
+
+
+def match_part(index: IndexFiles, part: Part, loose: bool) -> dict[int, tuple[float, float]]:
+    """Pages matching ``part`` exactly: ``(score, 1)``; with ``loose``, a lone CJK run also
+    matches near (``(NEAR × score, 1)``) and partly (:func:`_partial`, ``PARTIAL_SHARE``)."""
+    lists = _lists(index, part) if not loose or not part.near else _loose_lists(index, part)
     if lists is None:
         return {}
-    candidates = _having(lists[0])
-    for alternatives in lists[1:]:
-        candidates &= _having(alternatives)
-    scores: dict[int, float] = {}
+    held = [_having(alternatives) for alternatives in lists]
+    candidates = set(held[0])
+    for docs in held[1:]:
+        candidates = candidates | docs if loose and part.near else candidates & docs
+    scores: dict[int, tuple[float, float]] = {}
     for doc in sorted(candidates):
-        if len(part.elements) == 1 or _adjacent(doc, part.elements, lists):
-            scores[doc] = _score(doc, lists)
-        elif near and part.near and _near(doc, part.elements, lists):
-            scores[doc] = NEAR * _score(doc, lists)
+        complete = all(doc in docs for docs in held)
+        if complete and (len(part.elements) == 1 or _adjacent(doc, part.elements, lists)):
+            scores[doc] = (_score(doc, lists), 1.0)
+        elif loose and part.near and complete and _near(doc, part.elements, lists):
+            scores[doc] = (NEAR * _score(doc, lists), 1.0)
+        elif loose and part.near:
+            score = _partial(doc, lists)
+            if score:
+                scores[doc] = (score, PARTIAL_SHARE)
     return scores
+
+
+def _loose_lists(index: IndexFiles, part: Part) -> Lists | None:
+    """:func:`_lists`, where an element in no page is an empty list (a partial match may
+    do without it)."""
+    pages = index.meta["pages"]
+    lists: Lists = []
+    for element in part.elements:
+        found = [p for p in (index.postings(t) for t in element.terms) if p]
+        lists.append([(p, idf(pages, len(p))) for p in found])
+    return lists if any(lists) else None
 
 
 @dataclass(frozen=True)
@@ -248,15 +323,15 @@ def _word_scores(index: IndexFiles, query: Query) -> dict[int, float] | None:
     if not query.words:
         return None
     found = [match_part(index, part, len(query.words) > 1) for part in query.words]
-    if len(found) == 1 and not found[0]:  # one word, held exactly by no page: near matches
+    if len(found) == 1 and not found[0]:  # one word, held exactly by no page: loosely
         found = [match_part(index, query.words[0], True)]
     totals: dict[int, float] = {}
-    counts: dict[int, int] = {}
+    shares: dict[int, float] = {}
     for scores in found:
-        for doc, score in scores.items():
+        for doc, (score, share) in scores.items():
             totals[doc] = totals.get(doc, 0.0) + score
-            counts[doc] = counts.get(doc, 0) + 1
-    return {doc: totals[doc] * counts[doc] / len(found) for doc in totals}
+            shares[doc] = shares.get(doc, 0.0) + share
+    return {doc: totals[doc] * shares[doc] / len(found) for doc in totals}
 
 
 def rank(index: IndexFiles, text: str) -> Ranked:
@@ -266,7 +341,7 @@ def rank(index: IndexFiles, text: str) -> Ranked:
         return Ranked(query, ())
     scores = _word_scores(index, query)
     for part in query.phrases:
-        found = match_part(index, part, False)
+        found = {doc: score for doc, (score, _) in match_part(index, part, False).items()}
         if scores is None:
             scores = found
         else:
