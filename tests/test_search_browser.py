@@ -28,14 +28,22 @@ updated: 2026-01-01
 还有 `<img src=x onerror=alert(1)>` 恶意图片。
 """
 #: Astral characters before a match: an excerpt counted in UTF-16 units would start elsewhere.
-ASTRAL = """---
+ASTRAL = (
+    """---
 type: concept
 summary: 表情符号很多的页面
 updated: 2026-01-01
 ---
 # 表情符号
 
-""" + "🤖" * 45 + " 前文 " + "𝔸" * 30 + " 目标词语 在这里，后面还有 " + "🦾" * 80 + "\n"
+"""
+    + "🤖" * 45
+    + " 前文 "
+    + "𝔸" * 30
+    + " 目标词语 在这里，后面还有 "
+    + "🦾" * 80
+    + "\n"
+)
 EDIT = "\n补充：独一无二的新句子 zyxwordq 与注意力。\n"
 AGREE = (
     "独一无二",
@@ -101,7 +109,8 @@ def terminal(site: Path, query: str, count: int | None = 10) -> tuple[int, list[
 
 BROWSER_SEARCH = """async ([q, n]) => {
   const r = await kbtoolSearch.search(q, 0, n);
-  return [r.total, r.results.map((x) => [x.path, x.title, x.label, x.excerpt.map((p) => p[0]).join("")])];
+  const text = (x) => x.excerpt.map((p) => p[0]).join("");
+  return [r.total, r.results.map((x) => [x.path, x.title, x.label, text(x)])];
 }"""
 
 
