@@ -9,8 +9,8 @@ Two corpora, each indexed as a build indexes it (the pages' tokens -> SearchDocs
   term plus ``type:`` / ``tag:`` filters;
 - **synthetic real-density pages** (``benchmarks/synth.py``), with queries made from the plan
   of the pages: known-item titles (page titles repeat there, so any page with the same title
-  counts), a title's English term and Chinese word with another word, the term misspelt, and
-  the term with a type filter.
+  counts), a title's English term and Chinese word with a third word from the page's summary
+  or headings, the two alone, the term misspelt, and the term with a type filter.
 
 A query's answer counts as a hit at k when one of its expected pages is among the first k
 results; MRR@10 is the mean of 1/rank of the first expected page (0 past rank 10). There is
@@ -150,7 +150,7 @@ def _short(title: str) -> str:
 
 def bundled_cases(docs: dict[str, SearchDoc]) -> list[Case]:
     cases = [Case(kind, q, frozenset(e)) for kind, q, e in BUNDLED]
-    for path, doc in sorted(docs.items()):
+    for _, doc in sorted(docs.items()):
         same = frozenset(p for p, d in docs.items() if d.title == doc.title)
         cases.append(Case("title", doc.title, same))
         short = _short(doc.title)
@@ -186,10 +186,12 @@ def synthetic_cases(docs: dict[str, SearchDoc], count: int = 150, seed: int = 7)
             continue
         term, word = match.groups()
         same = frozenset(by_title[doc.title])
-        other = rng.choice(synth.WORDS)
+        # A third word the page itself says something about, as a person describing it would
+        said = [w for w in synth.WORDS if w != word and w in doc.summary + " ".join(doc.headings)]
+        other = rng.choice(said or [w for w in synth.WORDS if w in doc.body] or [word])
         cases.append(Case("many-word", f"{term} {word} {other}", same))
         cases.append(Case("many-word", f"{word} {term}", same))
-        long = [w for w in term.split() if len(w) >= 5]
+        long = [w for w in term.split() if len(w) >= 5 and w.isalpha()]
         if long:
             typo = " ".join(_misspell(w, rng) if w in long else w for w in term.split())
             cases.append(Case("misspelt", f"{typo} {word}", same))

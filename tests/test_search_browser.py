@@ -71,6 +71,9 @@ AGREE = (
     '"attention" 机制',
     "动作分块模仿学习",
     "transfomer attention",
+    "Mamba",
+    "Karpaty",
+    "选择性状态空间模型",
 )
 BAD = ("", "!!!", "<script>alert(1)</script>", "(a+)+$[", "🤖" * 50, "\ud800x", "注" * 10000)
 

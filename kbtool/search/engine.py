@@ -36,7 +36,16 @@ from kbtool.search.excerpt import Piece, excerpt
 from kbtool.search.pagefiles import decode_starts
 from kbtool.search.postings import SCALE, Entry, decode_entries
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import CJK_SET, Element, Part, Query, filter_term, parse_query
+from kbtool.search.tokens import (
+    CJK_SET,
+    SHORT_KEY,
+    TITLE_KEY,
+    Element,
+    Part,
+    Query,
+    filter_term,
+    parse_query,
+)
 
 #: Share of a part's score that a near match earns.
 NEAR = 0.5
@@ -46,6 +55,10 @@ GAP = 6
 #: counts as a matched word.
 PARTIAL = 0.25
 PARTIAL_SHARE = 0.5
+#: What a word held in the title adds to a page's score (in the summary or tags 3/4 of it,
+#: in a heading less): whatever the word's IDF, so that on a wiki where every page mentions
+#: its topic words, the page about them still comes first.
+FIELD = 4.0
 #: Shortest word looked up as a misspelling when no page has it, and most words it becomes.
 FUZZY_LENGTH = 4
 FUZZY_WORDS = 5
@@ -257,15 +270,30 @@ def _score(doc: int, lists: Lists) -> float:
     return score
 
 
+def _field(doc: int, lists: Lists) -> float:
+    """Where ``doc`` holds the part: 1 for the title, 3/4 for the summary or tags, 1/4 or
+    1/2 for a heading, 0 for the body alone (its least element's field tier, read off the
+    weight's whole part: see :mod:`kbtool.search.postings`)."""
+    tiers = [
+        max((p[doc].weight // SCALE for p, _ in alternatives if doc in p), default=0)
+        for alternatives in lists
+    ]
+    return min(min(tiers, default=0), 4) / 4
+
+
 def _partial(doc: int, lists: Lists) -> float:
     """The score of a partial match: the elements ``doc`` holds, if at least half."""
     held = [alternatives for alternatives in lists if doc in _having(alternatives)]
     return PARTIAL * _score(doc, held) if 2 * len(held) >= len(lists) else 0.0
 
 
-def match_part(index: IndexFiles, part: Part, loose: bool) -> dict[int, tuple[float, float]]:
-    """Pages matching ``part`` exactly: ``(score, 1)``; with ``loose``, a lone CJK run also
-    matches near (``(NEAR × score, 1)``) and partly (:func:`_partial`, ``PARTIAL_SHARE``)."""
+Match = tuple[float, float, float]  # score, share of a word, field (see _field)
+
+
+def match_part(index: IndexFiles, part: Part, loose: bool) -> dict[int, Match]:
+    """Pages matching ``part`` exactly: ``(score, 1, field)``; with ``loose``, a lone CJK run
+    also matches near (``(NEAR × score, 1, field)``) and partly (:func:`_partial`, with
+    ``PARTIAL_SHARE`` and no field)."""
     lists = _lists(index, part) if not loose or not part.near else _loose_lists(index, part)
     if lists is None:
         return {}
@@ -273,17 +301,17 @@ def match_part(index: IndexFiles, part: Part, loose: bool) -> dict[int, tuple[fl
     candidates = set(held[0])
     for docs in held[1:]:
         candidates = candidates | docs if loose and part.near else candidates & docs
-    scores: dict[int, tuple[float, float]] = {}
+    scores: dict[int, Match] = {}
     for doc in sorted(candidates):
         complete = all(doc in docs for docs in held)
         if complete and (len(part.elements) == 1 or _adjacent(doc, part.elements, lists)):
-            scores[doc] = (_score(doc, lists), 1.0)
+            scores[doc] = (_score(doc, lists), 1.0, _field(doc, lists))
         elif loose and part.near and complete and _near(doc, part.elements, lists):
-            scores[doc] = (NEAR * _score(doc, lists), 1.0)
+            scores[doc] = (NEAR * _score(doc, lists), 1.0, _field(doc, lists))
         elif loose and part.near:
             score = _partial(doc, lists)
             if score:
-                scores[doc] = (score, PARTIAL_SHARE)
+                scores[doc] = (score, PARTIAL_SHARE, 0.0)
     return scores
 
 
@@ -328,8 +356,8 @@ def _word_scores(index: IndexFiles, query: Query) -> dict[int, float] | None:
     totals: dict[int, float] = {}
     shares: dict[int, float] = {}
     for scores in found:
-        for doc, (score, share) in scores.items():
-            totals[doc] = totals.get(doc, 0.0) + score
+        for doc, (score, share, field) in scores.items():
+            totals[doc] = totals.get(doc, 0.0) + score + FIELD * field
             shares[doc] = shares.get(doc, 0.0) + share
     return {doc: totals[doc] * shares[doc] / len(found) for doc in totals}
 
@@ -341,7 +369,7 @@ def rank(index: IndexFiles, text: str) -> Ranked:
         return Ranked(query, ())
     scores = _word_scores(index, query)
     for part in query.phrases:
-        found = {doc: score for doc, (score, _) in match_part(index, part, False).items()}
+        found = {doc: score for doc, (score, _, _) in match_part(index, part, False).items()}
         if scores is None:
             scores = found
         else:
@@ -359,12 +387,14 @@ def rank(index: IndexFiles, text: str) -> Ranked:
         for doc in match_part(index, part, False):
             scores.pop(doc, None)
     titled = index.postings(query.title)
+    short = index.postings(SHORT_KEY + query.title.removeprefix(TITLE_KEY))
     keys = index.order_keys()
-    order = sorted(
-        scores,
-        key=lambda d: (d not in titled, -_round(scores[d]), layout.order_key(d, keys)),
-    )
-    return Ranked(query, tuple(order))
+
+    def key(d: int) -> tuple[int, float, int]:
+        title = 0 if d in titled else 1 if d in short else 2
+        return (title, -_round(scores[d]), layout.order_key(d, keys))
+
+    return Ranked(query, tuple(sorted(scores, key=key)))
 
 
 @dataclass(frozen=True)

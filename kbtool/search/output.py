@@ -19,7 +19,7 @@ from kbtool.search.codec import script, shard_of
 from kbtool.search.pagefiles import encode_starts
 from kbtool.search.postings import append_entry, doc_terms
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import CJK_SET, TITLE_KEY
+from kbtool.search.tokens import CJK_SET, SHORT_KEY, TITLE_KEY
 
 
 @dataclass
@@ -45,7 +45,8 @@ def doc_digest(doc: SearchDoc) -> str:
 
 def _is_word(term: str) -> bool:
     """A word (not CJK, not a title key or filter term): what a prefix may expand to."""
-    return not term.startswith(TITLE_KEY) and term[0] not in CJK_SET and ":" not in term
+    keyed = term.startswith((TITLE_KEY, SHORT_KEY))
+    return not keyed and term[0] not in CJK_SET and ":" not in term
 
 
 class Writer:

@@ -16,7 +16,7 @@ weights then depend on that page alone, so a page indexed in an update segment g
 weights a clean build gives it, and answers never drift with the order of builds.
 
 The filter terms ``type:<type>`` and ``tag:<tag>`` (:func:`~kbtool.search.tokens.filter_term`)
-and the title key mark the page with no weight and no positions.
+and the title keys (whole and short title) mark the page with no weight and no positions.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 from kbtool.search.codec import byte_table, decode, encode_bytes
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import field_terms, filter_term, title_key
+from kbtool.search.tokens import SHORT_KEY, field_terms, filter_term, short_title, title_key
 
 K1 = 1.2
 B = 0.75
@@ -72,6 +72,8 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
             out[term] = (int(tiers[term] * SCALE + 0.5), at)
     if doc.title:
         out[title_key(doc.title)] = (0, [])
+        if short_title(doc.title) not in ("", doc.title):
+            out[title_key(short_title(doc.title), SHORT_KEY)] = (0, [])
     marks = [filter_term("type", doc.type)] if doc.type else []
     marks += [filter_term("tag", tag) for tag in doc.tags]
     for mark in marks:

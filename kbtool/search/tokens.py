@@ -30,8 +30,11 @@ CJK_SET = frozenset(
 )
 #: A CJK run, or a word: letters/digits (Unicode), not CJK, not ``_``.
 TOKEN = re.compile(f"([{CJK}]+)|[^\\W_{CJK}]+")
-#: Key prefix of the terms that mark a page's whole title, for "exact title match first".
+#: Key prefix of the terms that mark a page's whole title, for "exact title match first",
+#: and of those that mark its short title (the part before a bracket or colon), next.
 TITLE_KEY = "="
+SHORT_KEY = "^"
+_SHORT = re.compile("[（(：:]")
 #: Longest query taken (characters); the rest of a pasted page is ignored.
 MAX_QUERY = 200
 #: Most parts a query is split into; more add nothing but work.
@@ -51,9 +54,18 @@ def normalise(text: str) -> str:
     return lower
 
 
-def title_key(title: str) -> str:
+def title_key(title: str, key: str = TITLE_KEY) -> str:
     """The term that a query equal to ``title`` (case and spacing aside) looks up."""
-    return TITLE_KEY + " ".join(normalise(title).split())
+    return key + " ".join(normalise(title).split())
+
+
+def short_title(title: str) -> str:
+    """``title`` as people type it: the part before a bracket or colon.
+
+    >>> short_title("Mamba（选择性状态空间模型）"), short_title("RT-1: Robotics Transformer")
+    ('Mamba', 'RT-1')
+    """
+    return _SHORT.split(title, maxsplit=1)[0].strip()
 
 
 @dataclass

@@ -73,6 +73,7 @@
   }
 
   const titleKey = (title) => "=" + normalise(title).split(/\s+/).filter(Boolean).join(" ");
+  const SHORT_KEY = "^";
 
   /** Offsets of the bigrams that pin down a run: every other one, and the last. */
   function cover(length) {
@@ -305,6 +306,7 @@
   const GAP = 6;
   const PARTIAL = 0.25;
   const PARTIAL_SHARE = 0.5;
+  const FIELD = 4.0;
   const ORDER = 4096;
 
   function having(alternatives) {
@@ -387,6 +389,19 @@
     return score;
   }
 
+  /** Where the page holds the part: 1 title, 3/4 summary or tags, less a heading, 0 body. */
+  function fieldOf(doc, found) {
+    let least = null;
+    for (const alternatives of found) {
+      let tier = 0;
+      for (const [list] of alternatives) {
+        if (list.has(doc)) tier = Math.max(tier, Math.floor(list.get(doc).weight / SCALE));
+      }
+      least = least === null ? tier : Math.min(least, tier);
+    }
+    return Math.min(least === null ? 0 : least, 4) / 4;
+  }
+
   /** The score of a partial match: the elements the page holds, if at least half. */
   function partial(doc, found) {
     const held = found.filter((alternatives) => having(alternatives).has(doc));
@@ -403,7 +418,7 @@
     return found.some((alternatives) => alternatives.length) ? found : null;
   }
 
-  /** Map(doc -> [score, share]) of the pages matching a part (see engine.match_part). */
+  /** Map(doc -> [score, share, field]) of the pages matching a part (see engine.match_part). */
   async function matchPart(meta, p, loose) {
     const wide = loose && p.near;
     const found = wide ? await looseLists(meta, p) : await listsOf(meta, p);
@@ -418,12 +433,12 @@
     for (const doc of [...candidates].sort((a, b) => a - b)) {
       const complete = held.every((docs) => docs.has(doc));
       if (complete && (p.elements.length === 1 || adjacent(doc, p.elements, found))) {
-        scores.set(doc, [scoreOf(doc, found), 1]);
+        scores.set(doc, [scoreOf(doc, found), 1, fieldOf(doc, found)]);
       } else if (wide && complete && near(doc, p.elements, found)) {
-        scores.set(doc, [NEAR * scoreOf(doc, found), 1]);
+        scores.set(doc, [NEAR * scoreOf(doc, found), 1, fieldOf(doc, found)]);
       } else if (wide) {
         const score = partial(doc, found);
-        if (score) scores.set(doc, [score, PARTIAL_SHARE]);
+        if (score) scores.set(doc, [score, PARTIAL_SHARE, 0]);
       }
     }
     return scores;
@@ -445,8 +460,8 @@
     const totals = new Map();
     const shares = new Map();
     for (const scores of found) {
-      for (const [doc, [score, share]] of scores) {
-        totals.set(doc, (totals.get(doc) || 0) + score);
+      for (const [doc, [score, share, field]] of scores) {
+        totals.set(doc, (totals.get(doc) || 0) + score + FIELD * field);
         shares.set(doc, (shares.get(doc) || 0) + share);
       }
     }
@@ -464,6 +479,7 @@
     // Start every download the query needs at once; postings() keeps the promises.
     for (const p of [...query.parts, ...query.excluded]) for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0]);
     const titled = postings(meta, query.title);
+    const short = postings(meta, SHORT_KEY + query.title.slice(1));
     let scores = await wordScores(meta, query);
     for (const p of query.phrases) {
       const found = new Map([...(await matchPart(meta, p, false))].map(([doc, [score]]) => [doc, score]));
@@ -481,10 +497,11 @@
     }
     for (const doc of await filterDocs(meta, query.unwanted)) scores.delete(doc);
     for (const p of query.excluded) for (const doc of (await matchPart(meta, p, false)).keys()) scores.delete(doc);
-    const title = await titled;
+    const [title, shortTitle] = [await titled, await short];
     const keys = new Map(((meta.delta && meta.delta.keys) || []).map(([doc, key]) => [doc, key]));
     const orderKey = (d) => (keys.has(d) ? keys.get(d) : (d + 1) * ORDER);
-    const key = (d) => [title.has(d) ? 0 : 1, -Math.floor(scores.get(d) * 1e6 + 0.5), orderKey(d)];
+    const titleRank = (d) => (title.has(d) ? 0 : shortTitle.has(d) ? 1 : 2);
+    const key = (d) => [titleRank(d), -Math.floor(scores.get(d) * 1e6 + 0.5), orderKey(d)];
     const docs = [...scores.keys()].sort((a, b) => {
       const [x, y] = [key(a), key(b)];
       return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
