@@ -66,10 +66,10 @@ def scan(docs: list[SearchDoc], query: str) -> list[set[str]]:
 
 def _bigrams_in(d: SearchDoc, run: str) -> bool:
     """Whether ``d`` has what a loose match of a CJK ``run`` needs, at least: half of its
-    bigrams at every other character and the last one."""
-    starts = {*range(0, len(run) - 1, 2), len(run) - 2}
-    held = [i for i in starts if any(run[i : i + 2] in f.lower() for f in _fields(d))]
-    return len(run) >= 3 and 2 * len(held) >= len(starts)
+    bigrams."""
+    grams = {run[i : i + 2] for i in range(len(run) - 1)}
+    held = [g for g in grams if any(g in f.lower() for f in _fields(d))]
+    return len(run) >= 3 and 2 * len(held) >= len(grams)
 
 
 def check(docs: list[SearchDoc], query: str, got: set[str]) -> None:

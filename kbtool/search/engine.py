@@ -9,7 +9,7 @@ for the indexed words one edit from it (:func:`one_edit`). Loosely (in a query o
 words, or when no page has a one-word query exactly), a lone CJK run of three or more
 characters also matches **near** (:func:`_near`: its bigrams in order, each at most
 :data:`GAP` positions later than exact), for :data:`NEAR` of its score, or **partly** (at
-least half its bigrams, anywhere), for :data:`PARTIAL` of theirs.
+least half of all its bigrams, anywhere), for :data:`PARTIAL` of theirs.
 
 A page is in the answer when it matches every phrase and filter, no excluded part, and, if
 the query has words, at least one of them, so a one-word query keeps its exact-substring
@@ -281,10 +281,11 @@ def _field(doc: int, lists: Lists) -> float:
     return min(min(tiers, default=0), 4) / 4
 
 
-def _partial(doc: int, lists: Lists) -> float:
-    """The score of a partial match: the elements ``doc`` holds, if at least half."""
-    held = [alternatives for alternatives in lists if doc in _having(alternatives)]
-    return PARTIAL * _score(doc, held) if 2 * len(held) >= len(lists) else 0.0
+def _partial(doc: int, grams: Lists, having: list[set[int]]) -> float:
+    """The score of a partial match: the bigrams of the run ``doc`` holds (``having``: the
+    pages that hold each), if at least half."""
+    held = [alternatives for alternatives, docs in zip(grams, having, strict=True) if doc in docs]
+    return PARTIAL * _score(doc, held) if 2 * len(held) >= len(grams) else 0.0
 
 
 Match = tuple[float, float, float]  # score, share of a word, field (see _field)
@@ -294,35 +295,36 @@ def match_part(index: IndexFiles, part: Part, loose: bool) -> dict[int, Match]:
     """Pages matching ``part`` exactly: ``(score, 1, field)``; with ``loose``, a lone CJK run
     also matches near (``(NEAR × score, 1, field)``) and partly (:func:`_partial`, with
     ``PARTIAL_SHARE`` and no field)."""
-    lists = _lists(index, part) if not loose or not part.near else _loose_lists(index, part)
-    if lists is None:
+    wide = loose and part.near
+    lists = _lists(index, part)
+    grams = _gram_lists(index, part) if wide else None
+    if lists is None and grams is None:
         return {}
-    held = [_having(alternatives) for alternatives in lists]
-    candidates = set(held[0])
-    for docs in held[1:]:
-        candidates = candidates | docs if loose and part.near else candidates & docs
+    complete: set[int] = set()  # the pages that hold every element
+    if lists is not None:
+        complete = _having(lists[0]).intersection(*map(_having, lists[1:]))
+    gram_docs = [_having(alternatives) for alternatives in grams or ()]
     scores: dict[int, Match] = {}
-    for doc in sorted(candidates):
-        complete = all(doc in docs for docs in held)
-        if complete and (len(part.elements) == 1 or _adjacent(doc, part.elements, lists)):
+    for doc in sorted(complete.union(*gram_docs)):
+        if doc in complete and lists and (len(lists) == 1 or _adjacent(doc, part.elements, lists)):
             scores[doc] = (_score(doc, lists), 1.0, _field(doc, lists))
-        elif loose and part.near and complete and _near(doc, part.elements, lists):
+        elif wide and doc in complete and lists and _near(doc, part.elements, lists):
             scores[doc] = (NEAR * _score(doc, lists), 1.0, _field(doc, lists))
-        elif loose and part.near:
-            score = _partial(doc, lists)
+        elif grams:
+            score = _partial(doc, grams, gram_docs)
             if score:
                 scores[doc] = (score, PARTIAL_SHARE, 0.0)
     return scores
 
 
-def _loose_lists(index: IndexFiles, part: Part) -> Lists | None:
-    """:func:`_lists`, where an element in no page is an empty list (a partial match may
-    do without it)."""
+def _gram_lists(index: IndexFiles, part: Part) -> Lists | None:
+    """Each bigram's posting list of a near part, empty for one in no page; None if none is
+    in any page."""
     pages = index.meta["pages"]
     lists: Lists = []
-    for element in part.elements:
-        found = [p for p in (index.postings(t) for t in element.terms) if p]
-        lists.append([(p, idf(pages, len(p))) for p in found])
+    for gram in part.grams:
+        found = index.postings(gram)
+        lists.append([(found, idf(pages, len(found)))] if found else [])
     return lists if any(lists) else None
 
 

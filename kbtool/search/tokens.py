@@ -116,6 +116,7 @@ class Part:
     elements: tuple[Element, ...]
     needles: tuple[str, ...]  # what excerpts highlight
     near: bool = False
+    grams: tuple[str, ...] = ()  # a near part's bigrams, all of them: what a partial match counts
 
 
 @dataclass(frozen=True)
@@ -191,7 +192,8 @@ def _part(text: str, prefix_last: bool) -> Part | None:
     if prefix_last and last.terms[0][0] not in CJK_SET and len(last.terms[0]) >= 2:
         elements[-1] = Element(last.offset, last.terms, prefix=last.terms[0])
     near = runs == 1 and len(needles) == 1 and len(elements) > 1
-    return Part(tuple(elements), tuple(needles), near)
+    grams = tuple(dict.fromkeys(map(str.__add__, needles[0], needles[0][1:]))) if near else ()
+    return Part(tuple(elements), tuple(needles), near, grams)
 
 
 def _pieces(text: str) -> list[tuple[str, bool]]:

@@ -110,7 +110,10 @@
     const last = elements[elements.length - 1];
     const word = last.terms[0];
     if (prefixLast && !CJK_CHAR.test(word) && Array.from(word).length >= 2) last.prefix = word;
-    return { elements, needles, near: runs === 1 && needles.length === 1 && elements.length > 1 };
+    const near = runs === 1 && needles.length === 1 && elements.length > 1;
+    const chars = near ? Array.from(needles[0]) : [];
+    const grams = [...new Set(chars.slice(1).map((c, i) => chars[i] + c))];
+    return { elements, needles, near, grams };
   }
 
   /** [piece, quoted] of a query: its whitespace-separated pieces, a quoted phrase one. */
@@ -402,18 +405,18 @@
     return Math.min(least === null ? 0 : least, 4) / 4;
   }
 
-  /** The score of a partial match: the elements the page holds, if at least half. */
-  function partial(doc, found) {
-    const held = found.filter((alternatives) => having(alternatives).has(doc));
-    return 2 * held.length >= found.length ? PARTIAL * scoreOf(doc, held) : 0;
+  /** The score of a partial match: the bigrams of the run the page holds, if at least half. */
+  function partial(doc, grams, gramDocs) {
+    const held = grams.filter((alternatives, i) => gramDocs[i].has(doc));
+    return 2 * held.length >= grams.length ? PARTIAL * scoreOf(doc, held) : 0;
   }
 
-  /** listsOf(), where an element in no page is an empty list (a partial match may do without). */
-  async function looseLists(meta, p) {
+  /** Each bigram's posting list of a near part, empty for one in no page; null if none is. */
+  async function gramLists(meta, p) {
     const found = [];
-    for (const element of p.elements) {
-      const lists = (await Promise.all(element.terms.map((t) => postings(meta, t)))).filter((l) => l.size);
-      found.push(lists.map((l) => [l, idf(meta.pages, l.size)]));
+    for (const gram of p.grams) {
+      const list = await postings(meta, gram);
+      found.push(list.size ? [[list, idf(meta.pages, list.size)]] : []);
     }
     return found.some((alternatives) => alternatives.length) ? found : null;
   }
@@ -421,23 +424,26 @@
   /** Map(doc -> [score, share, field]) of the pages matching a part (see engine.match_part). */
   async function matchPart(meta, p, loose) {
     const wide = loose && p.near;
-    const found = wide ? await looseLists(meta, p) : await listsOf(meta, p);
+    const found = await listsOf(meta, p);
+    const grams = wide ? await gramLists(meta, p) : null;
     const scores = new Map();
-    if (!found) return scores;
-    const held = found.map(having);
-    let candidates = new Set(held[0]);
-    for (const docs of held.slice(1)) {
-      if (wide) for (const d of docs) candidates.add(d);
-      else candidates = new Set([...candidates].filter((d) => docs.has(d)));
+    if (!found && !grams) return scores;
+    let all = new Set(); // the pages that hold every element
+    if (found) {
+      const held = found.map(having);
+      all = new Set([...held[0]].filter((d) => held.every((docs) => docs.has(d))));
     }
+    const gramDocs = (grams || []).map(having);
+    const candidates = new Set(all);
+    for (const docs of gramDocs) for (const d of docs) candidates.add(d);
     for (const doc of [...candidates].sort((a, b) => a - b)) {
-      const complete = held.every((docs) => docs.has(doc));
-      if (complete && (p.elements.length === 1 || adjacent(doc, p.elements, found))) {
+      const complete = all.has(doc);
+      if (complete && (found.length === 1 || adjacent(doc, p.elements, found))) {
         scores.set(doc, [scoreOf(doc, found), 1, fieldOf(doc, found)]);
       } else if (wide && complete && near(doc, p.elements, found)) {
         scores.set(doc, [NEAR * scoreOf(doc, found), 1, fieldOf(doc, found)]);
-      } else if (wide) {
-        const score = partial(doc, found);
+      } else if (grams) {
+        const score = partial(doc, grams, gramDocs);
         if (score) scores.set(doc, [score, PARTIAL_SHARE, 0]);
       }
     }
