@@ -4,8 +4,9 @@ A posting list is, for each page that has the term, in page-id order:
 ``id delta, weight, number of positions, first position, position deltas...``
 (:mod:`kbtool.search.codec` spells the numbers).
 
-The weight ranks fields before frequency: a term in the title scores 4, in the tags or
-summary 3, in a heading 1.5, plus its BM25 frequency part from the body, which is below 1
+The weight ranks fields before frequency: a term in the title scores 4 (and a share of
+:data:`SHORT_TITLE`, larger in a shorter title), in the tags or summary 3, in a heading 1.5,
+plus its BM25 frequency part from the body, which is below 1
 (``tf / (tf + k1 (1 - b + b len/REFERENCE))``). So a page with the term in its title outranks
 one that only repeats it in the body, and among body matches frequency and length decide.
 Weights are stored times 32, rounded (so a body-only weight is one character); the query
@@ -32,6 +33,8 @@ K1 = 1.2
 B = 0.75
 SCALE = 32
 TITLE, TAGS, SUMMARY, HEADINGS = 4.0, 3.0, 3.0, 1.5
+#: What the title's terms share on top of the title's tier: the fewer, the more each gets.
+SHORT_TITLE = 0.8
 #: Characters of body that BM25's length normalisation takes as usual.
 REFERENCE = 3000.0
 
@@ -52,8 +55,10 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
     fields += [(tag, TAGS, True) for tag in doc.tags]
     fields.append((doc.summary, SUMMARY, True))
     fields += [(heading, HEADINGS, False) for heading in doc.headings]
-    for text, tier, unigrams in fields:
+    for i, (text, tier, unigrams) in enumerate(fields):
         found = field_terms(text, pos, unigrams)
+        if i == 0 and found.positions:  # a shorter title is more about each of its terms
+            tier += SHORT_TITLE / len(found.positions)
         for term, at in found.positions.items():
             head.setdefault(term, []).extend(at)
             if tier > tiers.get(term, 0.0):
