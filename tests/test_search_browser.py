@@ -44,6 +44,7 @@ updated: 2026-01-01
     + "🦾" * 80
     + "\n"
 )
+LONG = "---\ntype: concept\nsummary: 长列表 N\nupdated: 2026-01-01\n---\n# 长列表 N\n\n"
 EDIT = "\n补充：独一无二的新句子 zyxwordq 与注意力。\n"
 AGREE = (
     "独一无二",
@@ -74,6 +75,9 @@ AGREE = (
     "Mamba",
     "Karpaty",
     "选择性状态空间模型",
+    "强化",
+    "化学习与注",
+    "长列表 强化学习",
 )
 BAD = ("", "!!!", "<script>alert(1)</script>", "(a+)+$[", "🤖" * 50, "\ud800x", "注" * 10000)
 
@@ -86,12 +90,16 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
     (root / "wiki" / "concepts" / "hostile-text.md").write_text(HOSTILE, encoding="utf-8")
     (root / "wiki" / "concepts" / "astral-text.md").write_text(ASTRAL, encoding="utf-8")
+    for i in range(30):  # pages that make long posting lists, kept apart from their positions
+        text = LONG.replace("N", str(i)) + "强化学习与注意力。" * (40 + i) + "\n"
+        (root / "wiki" / "concepts" / f"long-{i}.md").write_text(text, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0
     # An edit after the first build: the index gets an update segment, which the client reads.
     edited = root / "wiki" / "concepts" / "transformer.md"
     edited.write_text(edited.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0
     assert "delta" in (root / "site" / "search" / "meta.js").read_text(encoding="utf-8")
+    assert list((root / "site" / "search" / "p").glob("*.js"))  # long lists' positions
     return root / "site"
 
 

@@ -146,3 +146,19 @@ def test_runs_apart_are_not_one_run() -> None:
         assert set(found(folder, "强化 学习")) == {"wiki/a.md", "wiki/b.md", "wiki/c.md"}
         assert found(folder, "vla模型") == ["wiki/c.md"]
         assert found(folder, "模型sim2real") == ["wiki/c.md"]  # space and no space alike
+
+
+def test_long_lists_keep_positions_apart_and_still_match_exactly() -> None:
+    from kbtool.search.engine import IndexFiles, rank
+
+    docs = [
+        doc(f"wiki/p{i:03}.md", f"p{i}", "强化 学习 " * 5 + "强化学习" * (i % 2))
+        for i in range(300)
+    ]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = build(Path(tmp) / "search", docs)
+        assert list((folder / "p").glob("*.js")) and list((folder / "t").glob("*.js"))
+        index = IndexFiles(folder)
+        assert len(rank(index, "强化").docs) == 300
+        assert not any(name.startswith("p/") for name in index._files)  # no positions read
+        assert set(found(folder, "强化学习")) == {d.path for d in docs[1::2]}

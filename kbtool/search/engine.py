@@ -34,7 +34,7 @@ from kbtool.search import layout
 from kbtool.search.codec import shard_of, unscript
 from kbtool.search.excerpt import Piece, excerpt
 from kbtool.search.pagefiles import decode_starts
-from kbtool.search.postings import SCALE, Entry, decode_entries
+from kbtool.search.postings import SCALE, Entry, decode_entries, decode_heads
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import (
     CJK_SET,
@@ -96,15 +96,24 @@ class IndexFiles:
                 self._files[name] = None
         return self._files[name]
 
-    def postings(self, term: str) -> dict[int, Entry]:
+    def postings(self, term: str, positions: bool = False) -> dict[int, Entry]:
         """The pages that have ``term``: id -> entry (main shards, less the dead pages, and
-        the update segment)."""
-        if term not in self._lists:
+        the update segment). A long list's entries have their positions only if asked for:
+        they are a file of their own."""
+        key = ("+" if positions else "") + term
+        if key not in self._lists:
+            if not positions and "+" + term in self._lists:
+                return self._lists["+" + term]
             shard = self.load("s/" + shard_of(term, self.meta["shards"])) or {}
             posting = shard.get(term)
+            entries: list[Entry] = []
             if isinstance(posting, str) and posting.startswith("@"):
-                posting = self.load("t/" + posting[1:])
-            entries = decode_entries(posting) if isinstance(posting, str) else []
+                heads = self.load("t/" + posting[1:])
+                places = self.load("p/" + posting[1:]) if positions else None
+                if isinstance(heads, str):
+                    entries = decode_heads(heads).entries(places if positions else None)
+            elif isinstance(posting, str):
+                entries = decode_entries(posting)
             delta = self.meta.get("delta")
             if delta:
                 dead = self._dead()
@@ -112,8 +121,8 @@ class IndexFiles:
                 segment = self.load("x/" + shard_of(term, delta["shards"])) or {}
                 if isinstance(segment.get(term), str):
                     entries += decode_entries(segment[term])
-            self._lists[term] = {e.doc: e for e in entries}
-        return self._lists[term]
+            self._lists[key] = {e.doc: e for e in entries}
+        return self._lists[key]
 
     def order_keys(self) -> dict[int, int]:
         """The order keys of the pages an update added (see :data:`layout.ORDER`)."""
@@ -213,9 +222,10 @@ def _lists(index: IndexFiles, part: Part) -> Lists | None:
     """Each element's posting lists with their IDF; None when an element is in no page."""
     pages = index.meta["pages"]
     lists: Lists = []
+    adjacent = len(part.elements) > 1  # then positions are needed
     for element in part.elements:
         terms, as_one = _terms(index, element)
-        found = [p for p in (index.postings(t) for t in terms) if p]
+        found = [p for p in (index.postings(t, adjacent) for t in terms) if p]
         if not found:
             return None
         if as_one:  # the words a prefix (or a misspelling) stands for count as one term

@@ -17,9 +17,11 @@ from typing import Any
 from kbtool.search import layout
 from kbtool.search.codec import script, shard_of
 from kbtool.search.pagefiles import encode_starts
-from kbtool.search.postings import append_entry, doc_terms
+from kbtool.search.postings import SEPARATOR, append_entry, doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import CJK_SET, SHORT_KEY, TITLE_KEY
+
+SEPARATOR_BYTES = SEPARATOR.encode("ascii")
 
 
 @dataclass
@@ -75,13 +77,14 @@ class Writer:
         self.stats.kept += 1
 
 
-def _put_posting(out: Writer, shard: dict[str, str], term: str, posting: str) -> None:
-    if len(posting) > layout.LONG_LIST:
+def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, places: str) -> None:
+    if len(heads) + len(places) > layout.LONG_LIST:
         name = layout.long_name(term)
-        out.write(layout.long_file(name), script("t/" + name, posting))
+        out.write(layout.long_file(name), script("t/" + name, heads))
+        out.write(layout.places_file(name), script("p/" + name, places))
         shard[term] = "@" + name
     else:
-        shard[term] = posting
+        shard[term] = heads + SEPARATOR + places
 
 
 def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
@@ -99,17 +102,17 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
 
 
 def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
-    """``term -> [posting list (ASCII bytes), last page id, pages]`` of ``docs``, given in
-    increasing id order."""
+    """``term -> [heads, positions (ASCII bytes), last page id, pages]`` of ``docs``, given
+    in increasing id order."""
     lists: dict[str, list[Any]] = {}
     for doc_id, doc in docs:
         for term, (weight, positions) in doc_terms(doc).items():
             entry = lists.get(term)
             if entry is None:
-                entry = lists[term] = [bytearray(), -1, 0]
-            append_entry(entry[0], doc_id - entry[1], weight, positions)
-            entry[1] = doc_id
-            entry[2] += 1
+                entry = lists[term] = [bytearray(), bytearray(), -1, 0]
+            append_entry(entry[0], entry[1], doc_id - entry[2], weight, positions)
+            entry[2] = doc_id
+            entry[3] += 1
     return lists
 
 
@@ -119,12 +122,12 @@ def write_lists(
     """Write ``lists`` as shards ``<folder>/<hex>.js``; return the words' page counts."""
     by_shard: dict[str, dict[str, str]] = {}
     words: dict[str, int] = {}
-    for term, (posting, _, count) in lists.items():
+    for term, (heads, places, _, count) in lists.items():
         shard = by_shard.setdefault(shard_of(term, shards), {})
         if long_lists:
-            _put_posting(out, shard, term, posting.decode("ascii"))
+            _put_posting(out, shard, term, heads.decode("ascii"), places.decode("ascii"))
         else:
-            shard[term] = posting.decode("ascii")
+            shard[term] = (heads + SEPARATOR_BYTES + places).decode("ascii")
         if _is_word(term):
             words[term] = count
     for number in range(shards):  # every shard, empty or not: a missing file is a 404

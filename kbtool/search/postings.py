@@ -1,8 +1,11 @@
 """A page's terms with their weights and positions, and posting lists spelled as text.
 
-A posting list is, for each page that has the term, in page-id order:
-``id delta, weight, number of positions, first position, position deltas...``
-(:mod:`kbtool.search.codec` spells the numbers).
+A posting list is two strings (:mod:`kbtool.search.codec` spells the numbers): the **heads**,
+for each page that has the term, in page-id order, ``id delta, weight, number of
+positions``; then the **positions**, for each page in the same order, ``first position,
+position deltas...``. A short list is kept in its shard as ``heads~positions``; a long one
+has a file for each, so a query that needs no positions (a word, two CJK characters, a
+filter) downloads only the heads.
 
 The weight ranks fields before frequency: a term in the title scores 4 (and a share of
 :data:`SHORT_TITLE`, larger in a shorter title), in the tags or summary 3, in a heading 1.5,
@@ -86,40 +89,72 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
     return out
 
 
-def append_entry(out: bytearray, delta: int, weight: int, positions: list[int]) -> None:
-    """Spell one entry onto ``out``, a posting list being built. (The hot loop of indexing:
-    position deltas by ``map``, digits from a table.)"""
-    numbers = [delta, weight, len(positions), positions[0]] if positions else [delta, weight, 0]
-    if len(positions) > 1:
-        numbers += map(operator.sub, positions[1:], positions[:-1])
+SEPARATOR = "~"  # between heads and positions: not a digit of the codec
+
+
+def append_entry(
+    heads: bytearray, places: bytearray, delta: int, weight: int, positions: list[int]
+) -> None:
+    """Spell one entry onto a posting list being built: its head onto ``heads``, its
+    positions onto ``places``. (The hot loop of indexing: position deltas by ``map``, digits
+    from a table.)"""
+    table = byte_table()
     try:
-        out += b"".join(map(byte_table().__getitem__, numbers))
+        heads += table[delta] + table[weight] + table[len(positions)]
+        if positions:
+            places += table[positions[0]]
+            places += b"".join(map(table.__getitem__, map(operator.sub, positions[1:], positions)))
     except IndexError:  # a number past the table
-        out += encode_bytes(numbers)
+        heads += encode_bytes([delta, weight, len(positions)])
+        if positions:
+            deltas = map(operator.sub, positions[1:], positions)
+            places += encode_bytes([positions[0], *deltas])
 
 
 def encode_entries(entries: list[Entry]) -> str:
-    out = bytearray()
+    heads, places = bytearray(), bytearray()
     last = -1
     for entry in entries:
-        append_entry(out, entry.doc - last, entry.weight, list(entry.positions))
+        append_entry(heads, places, entry.doc - last, entry.weight, list(entry.positions))
         last = entry.doc
-    return out.decode("ascii")
+    return heads.decode("ascii") + SEPARATOR + places.decode("ascii")
+
+
+@dataclass(frozen=True)
+class Heads:
+    """A posting list's heads: page ids, weights and how many positions each has."""
+
+    docs: tuple[int, ...]
+    weights: tuple[int, ...]
+    counts: tuple[int, ...]
+
+    def entries(self, places: str | None) -> list[Entry]:
+        """The entries, with their positions from ``places`` (none if ``None``)."""
+        numbers = decode(places) if places else []
+        out: list[Entry] = []
+        at = 0
+        for doc, weight, count in zip(self.docs, self.weights, self.counts, strict=True):
+            positions: list[int] = []
+            if places is not None and count:
+                pos = 0
+                for delta in numbers[at : at + count]:
+                    pos += delta
+                    positions.append(pos)
+                at += count
+            out.append(Entry(doc, weight, tuple(positions)))
+        return out
+
+
+def decode_heads(text: str) -> Heads:
+    numbers = decode(text)
+    docs, doc = [], -1
+    for delta in numbers[0::3]:
+        doc += delta
+        docs.append(doc)
+    return Heads(tuple(docs), tuple(numbers[1::3]), tuple(numbers[2::3]))
 
 
 def decode_entries(text: str) -> list[Entry]:
-    numbers = decode(text)
-    out: list[Entry] = []
-    i, doc = 0, -1
-    while i < len(numbers):
-        doc += numbers[i]
-        weight, count = numbers[i + 1], numbers[i + 2]
-        i += 3
-        positions: list[int] = []
-        pos = 0
-        for delta in numbers[i : i + count]:
-            pos += delta
-            positions.append(pos)
-        i += count
-        out.append(Entry(doc, weight, tuple(positions)))
-    return out
+    """The entries of a list kept whole (``heads~positions``)."""
+    heads, _, places = text.partition(SEPARATOR)
+    return decode_heads(heads).entries(places)

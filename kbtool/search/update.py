@@ -161,7 +161,7 @@ def update(
     if keys is None or dead_words is None:
         return False
     lists = collect(by_id)
-    shards = _segment_shards(sum(len(entry[0]) for entry in lists.values()))
+    shards = _segment_shards(sum(len(entry[0]) + len(entry[1]) for entry in lists.values()))
     words = write_lists(out, lists, "x", shards, long_lists=False)
     for word_list in dead_words.values():
         for word in word_list:

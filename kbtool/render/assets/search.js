@@ -186,24 +186,36 @@
 
   const shardOf = (term, shards) => (fnv1a(term) & (shards - 1)).toString(16);
 
-  /** A posting list -> Map(page id -> {weight, positions}). */
-  function decodeEntries(text) {
+  /** A posting list's heads -> [{doc, weight, count}, ...] (postings.py: Heads). */
+  function decodeHeads(text) {
     const n = decode(text);
-    const out = new Map();
-    let i = 0;
+    const out = [];
     let doc = -1;
-    while (i < n.length) {
-      doc += n[i];
-      const weight = n[i + 1];
-      const count = n[i + 2];
-      i += 3;
+    for (let i = 0; i + 2 < n.length; i += 3) out.push({ doc: (doc += n[i]), weight: n[i + 1], count: n[i + 2] });
+    return out;
+  }
+
+  /** Heads and (unless null) their positions -> Map(page id -> {weight, positions}). */
+  function entriesOf(heads, places) {
+    const n = places ? decode(places) : [];
+    const out = new Map();
+    let at = 0;
+    for (const { doc, weight, count } of heads) {
       const positions = [];
-      let pos = 0;
-      for (let k = 0; k < count; k++) positions.push((pos += n[i + k]));
-      i += count;
+      if (places && count) {
+        let pos = 0;
+        for (let k = 0; k < count; k++) positions.push((pos += n[at + k]));
+        at += count;
+      }
       out.set(doc, { weight, positions });
     }
     return out;
+  }
+
+  /** A list kept whole, "heads~positions". */
+  function decodeEntries(text) {
+    const cut = text.indexOf("~");
+    return entriesOf(decodeHeads(cut < 0 ? text : text.slice(0, cut)), cut < 0 ? "" : text.slice(cut + 1));
   }
 
   // -- engine.py ----------------------------------------------------------------------------
@@ -212,17 +224,26 @@
   const MAX_EXPANSIONS = 40;
   const lists = new Map(); // term -> Promise of Map
 
-  function postings(meta, term) {
-    if (!lists.has(term)) {
+  /** Map(page id -> entry) of a term; a long list's positions only if asked for. */
+  function postings(meta, term, positions = false) {
+    const key = (positions ? "+" : "") + term;
+    if (!positions && lists.has("+" + term)) return lists.get("+" + term);
+    if (!lists.has(key)) {
       lists.set(
-        term,
+        key,
         (async () => {
           const shard = (await load("s/" + shardOf(term, meta.shards))) || {};
-          let posting = Object.prototype.hasOwnProperty.call(shard, term) ? shard[term] : null;
+          const posting = Object.prototype.hasOwnProperty.call(shard, term) ? shard[term] : null;
+          let entries = new Map();
           if (typeof posting === "string" && posting.startsWith("@")) {
-            posting = await load("t/" + posting.slice(1));
+            const [heads, places] = await Promise.all([
+              load("t/" + posting.slice(1)),
+              positions ? load("p/" + posting.slice(1)) : null,
+            ]);
+            if (typeof heads === "string") entries = entriesOf(decodeHeads(heads), positions ? places : null);
+          } else if (typeof posting === "string") {
+            entries = decodeEntries(posting);
           }
-          const entries = typeof posting === "string" ? decodeEntries(posting) : new Map();
           if (meta.delta) {
             // The update segment: pages edited since the main shards were written.
             if (!meta.deadSet) meta.deadSet = new Set(meta.delta.dead);
@@ -236,7 +257,7 @@
         })(),
       );
     }
-    return lists.get(term);
+    return lists.get(key);
   }
 
   async function wordsOf(meta, prefix) {
@@ -327,9 +348,10 @@
   /** Each element's posting lists with their IDF; null when an element is in no page. */
   async function listsOf(meta, p) {
     const found = [];
+    const withPositions = p.elements.length > 1; // adjacency needs them
     for (const element of p.elements) {
       const [terms, asOne] = await termsOf(meta, element);
-      const lists = (await Promise.all(terms.map((t) => postings(meta, t)))).filter((l) => l.size);
+      const lists = (await Promise.all(terms.map((t) => postings(meta, t, withPositions)))).filter((l) => l.size);
       if (!lists.length) return null;
       if (asOne) {
         // the words a prefix (or a misspelling) stands for count as one term
@@ -483,7 +505,9 @@
     const query = parseQuery(text);
     if (query.empty) return { meta, query, docs: [] };
     // Start every download the query needs at once; postings() keeps the promises.
-    for (const p of [...query.parts, ...query.excluded]) for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0]);
+    for (const p of [...query.parts, ...query.excluded]) {
+      for (const e of p.elements) if (!e.prefix) postings(meta, e.terms[0], p.elements.length > 1);
+    }
     const titled = postings(meta, query.title);
     const short = postings(meta, SHORT_KEY + query.title.slice(1));
     let scores = await wordScores(meta, query);
