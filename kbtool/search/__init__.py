@@ -5,8 +5,10 @@
 - :mod:`~kbtool.search.tokens`: text -> terms, a query -> its parts;
 - :mod:`~kbtool.search.postings`, :mod:`~kbtool.search.codec`, :mod:`~kbtool.search.layout`:
   the files under ``site/search/``;
-- :mod:`~kbtool.search.writer`: writes or updates them;
-- :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt`: answer a query.
+- :mod:`~kbtool.search.output`, :mod:`~kbtool.search.writer`, :mod:`~kbtool.search.update`:
+  write them, from scratch or as an update segment;
+- :mod:`~kbtool.search.index` reads them; :mod:`~kbtool.search.matching`,
+  :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt` answer a query.
 """
 
 from kbtool.search.output import SearchStats

@@ -1,11 +1,12 @@
 /* kbtool site search: the index under search/, queried in the browser.
  *
- * A port, function by function, of kbtool/search/tokens.py, engine.py and excerpt.py, so
- * that `kbtool search` and this page list the same pages in the same order. Index files are
- * scripts that call __kbSearch(name, data): loading them with <script> works from a static
- * host and from a folder opened in the browser (file://), where fetch() of local files does
- * not. A query loads meta.js, the shards of its terms, long posting lists of their own, and
- * the page files (d/<n>.js) of the results on screen, and the update segment (x/), if any.
+ * A port, function by function, of kbtool/search/tokens.py, index.py, matching.py, engine.py
+ * and excerpt.py, so that `kbtool search` and this page list the same pages in the same
+ * order. Index files are scripts that call __kbSearch(name, data): loading them with
+ * <script> works from a static host and from a folder opened in the browser (file://), where
+ * fetch() of local files does not. A query loads meta.js, the shards of its terms, long
+ * posting lists of their own (their positions only when adjacency needs them), the page
+ * files (d/<n>.js) of the results on screen, and the update segment (x/), if any.
  *
  * Everything is put on the page with textContent: titles and excerpts come from pages and
  * are never parsed as HTML.
