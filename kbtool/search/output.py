@@ -58,21 +58,29 @@ class Writer:
         self.folder = folder
         self.stats = stats
         self.names: set[str] = set()
+        self._folders: set[str] = set()
+
+    def _path(self, name: str) -> str:
+        """The file's path (plain strings: an index has thousands), its folder made once."""
+        folder, _, _ = name.rpartition("/")
+        if folder not in self._folders:
+            os.makedirs(os.path.join(self.folder, folder), exist_ok=True)
+            self._folders.add(folder)
+        return os.path.join(self.folder, name)
 
     def write(self, name: str, data: bytes) -> None:
-        path = self.folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(data)
+        with open(self._path(name), "wb") as f:
+            f.write(data)
         self.names.add(name)
         self.stats.written += 1
 
     def keep(self, old: Path, name: str) -> None:
-        target = self.folder / name
-        target.parent.mkdir(parents=True, exist_ok=True)
+        target = self._path(name)
+        source = os.path.join(old, name)
         try:
-            os.link(old / name, target)
+            os.link(source, target)
         except OSError:
-            shutil.copy2(old / name, target)
+            shutil.copy2(source, target)
         self.names.add(name)
         self.stats.kept += 1
 

@@ -14,6 +14,7 @@ pages the index is written from scratch, which empties it.
 from __future__ import annotations
 
 import bisect
+import os
 from math import inf
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,20 @@ from kbtool.search.text import SearchDoc
 MAX_SEGMENT = 0.01
 #: Postings per segment shard, roughly, in characters.
 _SEGMENT_SHARD = 16_000
+
+
+def _index_files(folder: Path) -> list[str]:
+    """The ``.js`` files of an index folder, by name (``s/1f.js``), read with ``scandir``:
+    thousands of them, on the path of every one-page update."""
+    names = []
+    for top in os.scandir(folder):
+        if top.is_dir():
+            names += [
+                f"{top.name}/{e.name}" for e in os.scandir(top.path) if e.name.endswith(".js")
+            ]
+        elif top.name.endswith(".js"):
+            names.append(top.name)
+    return names
 
 
 def _page_files(folder: Path) -> list[str]:
@@ -172,8 +187,7 @@ def update(
     data["dead_words"] = dead_words
     data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
-    for file in old.rglob("*.js"):
-        name = file.relative_to(old).as_posix()
+    for name in _index_files(old):
         if name not in out.names and name not in skip and not name.startswith("x/"):
             out.keep(old, name)
     stats.incremental = True
