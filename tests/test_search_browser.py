@@ -27,6 +27,24 @@ updated: 2026-01-01
 正文里写着 `<script>window.pwned = 1</script>` 和 <b>粗体</b>，
 还有 `<img src=x onerror=alert(1)>` 恶意图片。
 """
+#: Astral characters before a match: an excerpt counted in UTF-16 units would start elsewhere.
+ASTRAL = (
+    """---
+type: concept
+summary: 表情符号很多的页面
+updated: 2026-01-01
+---
+# 表情符号
+
+"""
+    + "🤖" * 45
+    + " 前文 "
+    + "𝔸" * 30
+    + " 目标词语 在这里，后面还有 "
+    + "🦾" * 80
+    + "\n"
+)
+LONG = "---\ntype: concept\nsummary: 长列表 N\nupdated: 2026-01-01\n---\n# 长列表 N\n\n"
 EDIT = "\n补充：独一无二的新句子 zyxwordq 与注意力。\n"
 AGREE = (
     "独一无二",
@@ -44,6 +62,22 @@ AGREE = (
     "policy",
     "恶意",
     "script",
+    "目标词语",
+    "Mamba 选择性 状态空间 SSM",
+    "transformer 注意力 位置编码",
+    "强化学习 -sim2real",
+    "policy type:concept",
+    "attention -type:source",
+    "注意力 tag:transformer",
+    '"attention" 机制',
+    "动作分块模仿学习",
+    "transfomer attention",
+    "Mamba",
+    "Karpaty",
+    "选择性状态空间模型",
+    "强化",
+    "化学习与注",
+    "长列表 强化学习",
 )
 BAD = ("", "!!!", "<script>alert(1)</script>", "(a+)+$[", "🤖" * 50, "\ud800x", "注" * 10000)
 
@@ -55,12 +89,17 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         shutil.copytree(REPO / name, root / name)
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
     (root / "wiki" / "concepts" / "hostile-text.md").write_text(HOSTILE, encoding="utf-8")
+    (root / "wiki" / "concepts" / "astral-text.md").write_text(ASTRAL, encoding="utf-8")
+    for i in range(30):  # pages that make long posting lists, kept apart from their positions
+        text = LONG.replace("N", str(i)) + "强化学习与注意力。" * (40 + i) + "\n"
+        (root / "wiki" / "concepts" / f"long-{i}.md").write_text(text, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0
     # An edit after the first build: the index gets an update segment, which the client reads.
     edited = root / "wiki" / "concepts" / "transformer.md"
     edited.write_text(edited.read_text(encoding="utf-8") + EDIT, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0
     assert "delta" in (root / "site" / "search" / "meta.js").read_text(encoding="utf-8")
+    assert list((root / "site" / "search" / "p").glob("*.js"))  # long lists' positions
     return root / "site"
 
 
@@ -74,12 +113,15 @@ def terminal(site: Path, query: str, count: int | None = 10) -> tuple[int, list[
     index = IndexFiles(site / "search")
     ranked = rank(index, query)
     found = hits(index, ranked, 0, count)
-    return ranked.total, [[h.doc.path, h.doc.title, plain_text(list(h.excerpt))] for h in found]
+    return ranked.total, [
+        [h.doc.path, h.doc.title, h.label, plain_text(list(h.excerpt))] for h in found
+    ]
 
 
 BROWSER_SEARCH = """async ([q, n]) => {
   const r = await kbtoolSearch.search(q, 0, n);
-  return [r.total, r.results.map((x) => [x.path, x.title, x.excerpt.map((p) => p[0]).join("")])];
+  const text = (x) => x.excerpt.map((p) => p[0]).join("");
+  return [r.total, r.results.map((x) => [x.path, x.title, x.label, text(x)])];
 }"""
 
 
@@ -96,7 +138,7 @@ def test_typing_shows_results_with_highlights(visit: Any, site: Path) -> None:
     total, first = terminal(site, "注意力", 8)
     assert str(total) in page.locator("#search-results .search-status").inner_text()
     titles = page.locator("#search-results .search-hit-title").all_inner_texts()
-    assert titles == [title for _, title, _ in first]
+    assert titles == [title for _, title, _, _ in first]
     marks = page.locator("#search-results mark").all_inner_texts()
     assert marks and all(m == "注意力" for m in marks)
     assert page.locator("#search-results a.search-all").count() == (total > 8)
@@ -123,7 +165,7 @@ def test_search_page_pages_through_every_result_in_terminal_order(visit: Any, si
     )
     assert len(listed) == total
     assert [p.removesuffix(".html") for p in listed] == [
-        "/" + path.removesuffix(".md") for path, _, _ in everything
+        "/" + path.removesuffix(".md") for path, _, _, _ in everything
     ]
     screenshot(page, "search-paging")
     clean(watched)
@@ -160,7 +202,10 @@ def test_terminal_and_browser_agree(visit: Any, site: Path) -> None:
     assert terminal(site, "独一无二")[0] == 1  # the edit is found, from the update segment
     for query in AGREE:
         total, results = terminal(site, query)
+        assert total, query  # each query finds something, so the comparison says something
         assert page.evaluate(BROWSER_SEARCH, [query, 10]) == [total, results], query
+    [astral] = terminal(site, "目标词语")[1]
+    assert astral[3].startswith("…") and "目标词语" in astral[3]  # cut inside the emoji run
     clean(watched)
 
 

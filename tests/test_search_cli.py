@@ -24,7 +24,9 @@ def repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for rel, text in PAGES.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text, encoding="utf-8")
-    (root / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB3 = "off" }\n')
+    (root / "pyproject.toml").write_text(
+        '[tool.kbtool]\nseverity = { KB3 = "off" }\ntype-labels = { concept = "概念" }\n'
+    )
     assert main(["-C", str(root), "build"]) == 0
     return root
 
@@ -35,7 +37,8 @@ def test_json_shape(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert set(data) == {"query", "total", "results"}
     assert data["query"] == "注意力" and data["total"] == 2
     first = data["results"][0]
-    assert set(first) == {"path", "title", "url", "excerpt"}
+    assert set(first) == {"path", "title", "url", "type", "label", "excerpt"}
+    assert first["type"] == "concept" and first["label"] == "概念"
     assert first["path"] == "wiki/concepts/attention.md"  # the title match comes first
     assert first["url"] == "wiki/concepts/attention.html" and first["title"] == "注意力"
     assert "注意力" in first["excerpt"]
@@ -54,10 +57,29 @@ def test_lines_and_result_count(repo: Path, capsys: pytest.CaptureFixture[str]) 
     assert len(json.loads(capsys.readouterr().out)["results"]) == 2
 
 
-def test_several_words_mean_all(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_several_words_rank_the_page_with_all_first(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["-C", str(repo), "search", "--format", "json", "扩散", "注意力"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert [r["path"] for r in data["results"]] == ["wiki/concepts/policy.md"]
+    assert [r["path"] for r in data["results"]] == [
+        "wiki/concepts/policy.md",  # both words
+        "wiki/concepts/attention.md",  # one, in its title
+    ]
+
+
+def test_filters_by_type_or_its_label(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for query in ("attention type:source", "attention -type:概念"):
+        assert main(["-C", str(repo), "search", "--format", "json", query]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert [r["path"] for r in data["results"]] == ["sources/papers/aiayn.md"], query
+
+
+def test_lines_show_the_type_label(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["-C", str(repo), "search", "扩散策略"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "Diffusion Policy  [概念]  " + (
+        "wiki/concepts/policy.md"
+    )
 
 
 def test_nothing_found_exits_1(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

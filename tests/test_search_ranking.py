@@ -7,6 +7,8 @@ from pathlib import Path
 
 from _search_support import build, doc, found
 
+from kbtool.search.writer import write_search_index
+
 FILLER = "其他内容。" * 40
 
 
@@ -66,7 +68,9 @@ def test_rare_terms_weigh_more_than_common_ones(tmp_path: Path) -> None:
             doc("wiki/many.md", "m", "model " * 6 + "sim2real policy"),
         ],
     )
-    assert set(found(folder, "model sim2real")) == {"wiki/rare.md", "wiki/many.md"}
+    ranked = found(folder, "model sim2real")
+    assert set(ranked[:2]) == {"wiki/rare.md", "wiki/many.md"}  # both words: first
+    assert len(ranked) == 10  # any word: found
 
 
 def test_phrases_words_and_mixed_tokens(tmp_path: Path) -> None:
@@ -85,3 +89,137 @@ def test_phrases_words_and_mixed_tokens(tmp_path: Path) -> None:
     assert set(found(folder, "sim2")) == {"wiki/a.md", "wiki/b.md"}  # typing: a prefix
     assert found(folder, "sim2 ") == ["wiki/b.md"]  # a finished word: whole words only
     assert found(folder, "VLA 模型") == []
+
+
+# -- one test per rule of the many-word engine (kbtool/search/engine.py) ---------------------
+
+
+def test_words_are_optional_and_more_of_them_rank_higher(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/one.md", "a", "MPC " * 5 + FILLER),
+            doc("wiki/two.md", "b", "MPC WBC " + FILLER),
+            doc("wiki/three.md", "c", "MPC WBC 接触力 " + FILLER),
+            doc("wiki/none.md", "d", FILLER),
+        ],
+    )
+    assert found(folder, "MPC WBC 接触力 ") == ["wiki/three.md", "wiki/two.md", "wiki/one.md"]
+
+
+def test_a_quoted_phrase_is_required_and_exact(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/a.md", "a", "diffusion policy for robots"),
+            doc("wiki/b.md", "b", "policy of diffusion, robots"),
+            doc("wiki/c.md", "c", "robots robots robots"),
+        ],
+    )
+    assert found(folder, '"diffusion policy" robots ') == ["wiki/a.md"]
+
+
+def test_minus_excludes_a_word_or_a_cjk_run(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/a.md", "a", "强化学习 sim2real"),
+            doc("wiki/b.md", "b", "强化学习 仿真"),
+            doc("wiki/c.md", "c", "强化学习"),
+        ],
+    )
+    assert set(found(folder, "强化学习 -sim2real")) == {"wiki/b.md", "wiki/c.md"}
+    assert found(folder, "强化学习 -sim2real -仿真") == ["wiki/c.md"]
+    assert found(folder, "-强化学习") == []  # only exclusions: nothing is asked for
+
+
+def test_type_and_tag_filter_and_combine(tmp_path: Path) -> None:
+    folder = tmp_path / "search"
+    docs = [
+        doc("wiki/a.md", "a", "policy", tags=("RL", "humanoid"), type="method"),
+        doc("wiki/b.md", "b", "policy", tags=("rl",), type="concept"),
+        doc("sources/c.md", "c", "policy", type="source"),
+    ]
+    write_search_index({d.path: d for d in docs}, folder, labels={"method": "方法"})
+    assert found(folder, "policy type:method") == ["wiki/a.md"]
+    assert found(folder, "policy type:方法") == ["wiki/a.md"]  # the type's label
+    assert set(found(folder, "policy type:method type:concept")) == {"wiki/a.md", "wiki/b.md"}
+    assert set(found(folder, "tag:rl")) == {"wiki/a.md", "wiki/b.md"}  # a filter alone
+    assert found(folder, "tag:rl tag:humanoid type:method policy") == ["wiki/a.md"]
+    assert found(folder, "policy -type:source -tag:humanoid") == ["wiki/b.md"]
+
+
+def test_a_long_cjk_run_matches_exactly_then_near_then_partly(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/exact.md", "a", "全身控制" + FILLER),
+            doc("wiki/near.md", "b", "全身运动控制" + FILLER),
+            doc("wiki/partial.md", "c", "全身的姿态。" + FILLER),
+            doc("wiki/far.md", "d", "控制" + FILLER + "全身"),
+        ],
+    )
+    # One word: exact-substring semantics while a page holds it.
+    assert found(folder, "全身控制") == ["wiki/exact.md"]
+    # Among several words, a run also matches near (in order, close) and partly.
+    ranked = found(folder, "全身控制 其他内容")
+    assert ranked[:2] == ["wiki/exact.md", "wiki/near.md"]
+    assert set(ranked[2:]) == {"wiki/partial.md", "wiki/far.md"}
+
+
+def test_a_one_word_query_no_page_holds_matches_loosely(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/near.md", "a", "人形机器人的全身运动控制"),
+            doc("wiki/half.md", "b", "人形机器人"),
+            doc("wiki/none.md", "c", "无关"),
+        ],
+    )
+    assert found(folder, "人形机器人全身控制") == ["wiki/near.md", "wiki/half.md"]
+
+
+def test_a_misspelt_word_finds_the_words_one_edit_away(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/a.md", "Transformer", "transformer attention"),
+            doc("wiki/b.md", "b", "transform"),
+        ],
+    )
+    assert found(folder, "transfomer ") == ["wiki/a.md"]  # one letter dropped
+    assert found(folder, "tarnsformer ") == []  # first two letters: not looked up
+    assert found(folder, "transformre ") == ["wiki/a.md"]  # two neighbours swapped
+    assert found(folder, "tran ") == []  # short words are taken as they are
+
+
+def test_short_title_comes_after_the_whole_title_and_before_the_rest(tmp_path: Path) -> None:
+    folder = build(
+        tmp_path / "search",
+        [
+            doc("wiki/body.md", "Sequence models", "Mamba " * 30),
+            doc("wiki/short.md", "Mamba（选择性状态空间模型）", "Mamba"),
+            doc("wiki/whole.md", "mamba", "x"),
+            doc("sources/other.md", "Transformers are SSMs（Mamba-2）", "Mamba " * 30),
+        ],
+    )
+    assert found(folder, "Mamba ")[:2] == ["wiki/whole.md", "wiki/short.md"]
+
+
+def test_a_word_in_the_title_outweighs_a_rarer_word_in_the_body(tmp_path: Path) -> None:
+    common = [doc(f"wiki/c{i}.md", f"c{i}", "policy network") for i in range(10)]
+    folder = build(
+        tmp_path / "search",
+        [
+            *common,
+            doc("wiki/titled.md", "Policy network", "policy network"),
+            doc("wiki/body.md", "x", "policy network zeta"),
+        ],
+    )
+    assert found(folder, "policy network ")[0] == "wiki/titled.md"
+
+
+def test_equal_scores_fall_in_path_order(tmp_path: Path) -> None:
+    paths = ["wiki/c.md", "wiki/a.md", "sources/b.md", "wiki/b.md"]
+    folder = build(tmp_path / "search", [doc(p, "t", "同一句话") for p in paths])
+    assert found(folder, "同一句话") == sorted(paths)

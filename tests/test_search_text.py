@@ -66,10 +66,33 @@ def test_body_text_keeps_prose_code_and_tables() -> None:
     assert "缩放点积" not in body  # headings are a field of their own
 
 
-def test_urls_are_reduced_to_their_host_and_display_math_is_dropped() -> None:
+def test_urls_are_reduced_to_their_host() -> None:
     body = _doc().body
     assert "arxiv.org" in body and "1706" not in body and "https" not in body
-    assert "frac" not in body and "sqrt" not in body
+
+
+def test_a_formula_is_its_tex_source_once() -> None:
+    body = _doc().body
+    assert body.count("d_k") == 2  # the inline formula and the display one, each once
+    assert "\\frac{QK^T}{\\sqrt{d_k}}" in body.splitlines()
+    text = "---\ntype: concept\n---\n# T\n\n注意$\\lambda$力，**粗 $a_b$ 体**\n"
+    assert _doc(text).body == "注意 \\lambda 力，粗 a_b 体"
+
+
+def test_math_is_found_by_token_type_whatever_its_syntax() -> None:
+    from markdown_it.token import Token
+
+    inline = Token("inline", "", 0, children=[Token("text", "", 0, content="设")])
+    assert inline.children is not None
+    inline.children.append(Token("math_inline_paren", "", 0, content="\\alpha"))  # \\(…\\)
+    block = Token("math_block_bracket", "", 0, content="\\beta + 1")  # \\[…\\]
+    page = parse_page("wiki/a.md", b"# A\n", "wiki")
+    assert search_doc(page, [inline, block]).body == "设 \\alpha\n\\beta + 1"
+
+
+def test_table_cells_are_set_apart_one_row_a_line() -> None:
+    lines = _doc().body.splitlines()
+    assert "表头 | 值" in lines and "单元格 | 42" in lines
 
 
 def test_raw_html_keeps_its_text_without_tags_or_script() -> None:

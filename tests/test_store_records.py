@@ -18,7 +18,7 @@ import kbtool
 import kbtool.store.db
 from kbtool.render import urls
 from kbtool.store.code import closure
-from kbtool.store.records import BODY, KINDS, PER_PAGE, RESULT
+from kbtool.store.records import BODY, KINDS, PER_PAGE, RESULT, RecordKind
 
 PACKAGE = Path(kbtool.__file__).resolve().parent
 
@@ -138,3 +138,28 @@ def repo_with_cells(tmp_path: Path) -> Path:
     root = tmp_path / "repo"
     write(root, {**small_wiki(), "wiki/concepts/cells.md": CELL_PAGE})
     return root
+
+
+def test_an_index_written_by_other_code_gives_none_of_its_search_texts_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbtool.build.load import load_wiki
+    from kbtool.config import load_config
+    from kbtool.search import layout
+    from kbtool.search.site import search_docs
+
+    repo = tmp_path / "repo"
+    write(repo, small_wiki())
+    assert build(repo).published
+    wiki = load_wiki(load_config(repo), jobs=1)
+    asked: list[str] = []
+
+    def fetch(paths: list[str]) -> dict[str, object]:
+        asked.extend(paths)
+        return {p: object() for p in paths}
+
+    search_docs(wiki, repo / "site" / layout.FOLDER, fetch)  # type: ignore[arg-type]
+    assert asked == []  # every text came from the live index
+    monkeypatch.setattr(RecordKind, "code", property(lambda self: "other code"))
+    search_docs(wiki, repo / "site" / layout.FOLDER, fetch)  # type: ignore[arg-type]
+    assert sorted(asked) == sorted(small_wiki())

@@ -19,6 +19,7 @@ def index_site(run: Run, wiki: Wiki, loaded: Loaded, staging: Path) -> Any:
     def fetch(paths: list[str]) -> Any:
         return fetch_search_docs(run, loaded, paths)
 
-    stats = build_search(wiki, staging, run.config.site_path, fetch)
+    labels = run.config.type_labels
+    stats = build_search(wiki, staging, run.config.site_path, fetch, labels)
     run.clock.lap("search")
     return stats.to_json()

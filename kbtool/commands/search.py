@@ -21,7 +21,11 @@ _BOLD, _RESET = "\033[1m", "\033[0m"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("query", nargs="+", help='words, CJK text, or a "quoted phrase"')
+    parser.add_argument(
+        "query",
+        nargs="+",
+        help='words, CJK text, a "quoted phrase", -word, type:T, tag:T (docs/search.md)',
+    )
     parser.add_argument(
         "-n", type=int, default=10, metavar="N", help="results to show (default 10; 0: all)"
     )
@@ -53,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
                 "path": hit.doc.path,
                 "title": hit.doc.title,
                 "url": hit.doc.url,
+                "type": hit.doc.type,
+                "label": hit.label,
                 "excerpt": plain_text(list(hit.excerpt)),
             }
             for hit in found
@@ -62,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     else:
         colour = sys.stdout.isatty()
         for hit in found:
-            print(f"{hit.doc.title}  {hit.doc.path}")
+            label = f"  [{hit.label}]" if hit.label else ""
+            print(f"{hit.doc.title}{label}  {hit.doc.path}")
             print(f"    {_excerpt(hit, colour)}")
         shown = f", showing {len(found)}" if len(found) < ranked.total else ""
         print(f"{ranked.total} pages match{shown}")

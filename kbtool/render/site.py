@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from kbtool.model import Page
+from kbtool.parse.fields import page_type, tags_of
 from kbtool.render import urls
 from kbtool.report.graph import edges
 from kbtool.wiki import ResolvedLink, Status, Wiki
@@ -130,26 +131,6 @@ def _text(value: Any) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(_text(v) for v in value)
     return " ".join(str(value).split())
-
-
-def page_type(page: Page) -> str:
-    if page.kind == "source":
-        return "source"
-    value = page.meta.get("type")
-    return value if isinstance(value, str) else ""
-
-
-def tags_of(page: Page) -> tuple[str, ...]:
-    value = page.meta.get("tags")
-    if isinstance(value, str):
-        value = [value]
-    if not isinstance(value, list):
-        return ()
-    seen: dict[str, None] = {}
-    for tag in value:
-        if isinstance(tag, str | int | float) and not isinstance(tag, bool) and str(tag).strip():
-            seen.setdefault(str(tag).strip(), None)
-    return tuple(seen)
 
 
 def ref_of(page: Page) -> Ref:

@@ -5,11 +5,14 @@
 - :mod:`~kbtool.search.tokens`: text -> terms, a query -> its parts;
 - :mod:`~kbtool.search.postings`, :mod:`~kbtool.search.codec`, :mod:`~kbtool.search.layout`:
   the files under ``site/search/``;
-- :mod:`~kbtool.search.writer`: writes or updates them;
-- :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt`: answer a query.
+- :mod:`~kbtool.search.output`, :mod:`~kbtool.search.writer`, :mod:`~kbtool.search.update`:
+  write them, from scratch or as an update segment;
+- :mod:`~kbtool.search.index` reads them; :mod:`~kbtool.search.matching`,
+  :mod:`~kbtool.search.engine` and :mod:`~kbtool.search.excerpt` answer a query.
 """
 
+from kbtool.search.output import SearchStats
 from kbtool.search.text import SearchDoc, search_doc
-from kbtool.search.writer import SearchStats, write_search_index
+from kbtool.search.writer import write_search_index
 
 __all__ = ["SearchDoc", "SearchStats", "search_doc", "write_search_index"]

@@ -1,157 +1,47 @@
 """Answer a query from the index files: the matching pages, ranked, and their excerpts.
 
 This is the reference implementation of the query algorithm; ``assets/search.js`` is a line
-by line port, so ``kbtool search`` and the browser agree. For each part of the query (see
-:func:`kbtool.search.tokens.parse_query`) the pages that have all its elements, at their
-offsets from one common position, match it; a page matches the query when it matches every
-part. Its score is the sum, over the elements, of the best ``idf × weight`` among the
-element's terms. The page whose whole title is the query comes first, then score, then id.
+by line port, so ``kbtool search`` and the browser agree. A query (see
+:func:`kbtool.search.tokens.parse_query`) has optional words, required phrases, excluded
+parts and filters; :mod:`kbtool.search.matching` says which pages match a part and what it
+scores. Words match loosely when the query has several, or when no page holds a one-word
+query exactly.
+
+A page is in the answer when it matches every phrase and filter, no excluded part, and, if
+the query has words, at least one of them, so a one-word query keeps its exact-substring
+semantics whenever a page holds it. Its score is ``coord × Σ words + Σ phrases``, where a
+word scores its part's score plus :data:`FIELD` times where the page holds it (title 1,
+summary or tags 3/4, heading less), and ``coord`` is the share of the query's words the page
+matches (a partial match counts half), so pages with more of them rank higher. The page
+whose whole title is the query comes first, then those whose short title is (the part before
+a bracket or colon), then score (rounded to 6 places, so float noise cannot reorder), then
+the page's order key (:func:`kbtool.search.layout.order_key`: path order, in a clean build
+and after updates alike).
 """
 
 from __future__ import annotations
 
-import bisect
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import shard_of, unscript
 from kbtool.search.excerpt import Piece, excerpt
-from kbtool.search.pagefiles import decode_starts
-from kbtool.search.postings import SCALE, Entry, decode_entries
+from kbtool.search.index import IndexFiles, IndexMissing
+from kbtool.search.matching import match_part
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import Element, Part, Query, parse_query
+from kbtool.search.tokens import SHORT_KEY, TITLE_KEY, Query, filter_term, parse_query
+
+__all__ = ["Hit", "IndexFiles", "IndexMissing", "Ranked", "hits", "rank", "search"]
+
+#: What a word held in the title adds to a page's score (in the summary or tags 3/4 of it,
+#: in a heading less): whatever the word's IDF, so that on a wiki where every page mentions
+#: its topic words, the page about them still comes first.
+FIELD = 4.0
 
 
-class IndexMissing(Exception):
-    """There is no readable index in the folder."""
-
-
-class IndexFiles:
-    """The files of one index folder, each read and decoded at most once."""
-
-    def __init__(self, folder: Path) -> None:
-        self.folder = folder
-        self._files: dict[str, Any] = {}
-        self._lists: dict[str, dict[int, Entry]] = {}
-        self._dead_ids: set[int] | None = None
-        self._starts: list[int] | None = None
-        try:
-            self.meta: dict[str, Any] = unscript((folder / layout.META).read_bytes())
-        except (OSError, ValueError) as error:
-            raise IndexMissing(str(error)) from error
-        if self.meta.get("version") != layout.VERSION:
-            raise IndexMissing(f"index format {self.meta.get('version')} is not {layout.VERSION}")
-
-    def load(self, name: str) -> Any:
-        if name not in self._files:
-            try:
-                self._files[name] = unscript((self.folder / f"{name}.js").read_bytes())
-            except FileNotFoundError:
-                self._files[name] = None
-        return self._files[name]
-
-    def postings(self, term: str) -> dict[int, Entry]:
-        """The pages that have ``term``: id -> entry (main shards, less the dead pages, and
-        the update segment)."""
-        if term not in self._lists:
-            shard = self.load("s/" + shard_of(term, self.meta["shards"])) or {}
-            posting = shard.get(term)
-            if isinstance(posting, str) and posting.startswith("@"):
-                posting = self.load("t/" + posting[1:])
-            entries = decode_entries(posting) if isinstance(posting, str) else []
-            delta = self.meta.get("delta")
-            if delta:
-                dead = self._dead()
-                entries = [e for e in entries if e.doc not in dead]
-                segment = self.load("x/" + shard_of(term, delta["shards"])) or {}
-                if isinstance(segment.get(term), str):
-                    entries += decode_entries(segment[term])
-            self._lists[term] = {e.doc: e for e in entries}
-        return self._lists[term]
-
-    def _dead(self) -> set[int]:
-        if self._dead_ids is None:
-            self._dead_ids = set(self.meta["delta"]["dead"])
-        return self._dead_ids
-
-    def expand(self, prefix: str) -> list[str]:
-        """The indexed words that start with ``prefix``, commonest first."""
-        words = dict(self.load("w/" + shard_of(prefix[:2], self.meta["vocab"])) or {})
-        if self.meta.get("delta"):
-            for word, count in (self.load("x/words") or {}).items():
-                words[word] = words.get(word, 0) + count
-        found = sorted((w for w in words if w.startswith(prefix)), key=lambda w: (-words[w], w))
-        return found[: layout.MAX_EXPANSIONS]
-
-    def doc(self, doc_id: int) -> SearchDoc | None:
-        if self._starts is None:
-            self._starts = decode_starts(self.meta.get("chunks", ""))
-        chunk = bisect.bisect_right(self._starts, doc_id) - 1
-        data = self.load(f"d/{chunk}")
-        try:
-            return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
-        except (TypeError, KeyError, IndexError, ValueError):  # a damaged index: skip the page
-            return None
-
-
-def idf(pages: int, having: int) -> float:
-    """BM25's inverse document frequency, rounded so that Python and JS agree exactly."""
-    value = math.log(1 + (pages - having + 0.5) / (having + 0.5))
+def _round(value: float) -> float:
     return math.floor(value * 1e6 + 0.5) / 1e6
-
-
-def _terms(index: IndexFiles, element: Element) -> list[str]:
-    if element.prefix:
-        expanded = index.expand(element.prefix)
-        return expanded if element.prefix in expanded else [element.prefix, *expanded]
-    return list(element.terms)
-
-
-def _match_part(index: IndexFiles, part: Part) -> dict[int, float]:
-    """Pages matching ``part``, with their score for it."""
-    pages = index.meta["pages"]
-    lists: list[list[tuple[dict[int, Entry], float]]] = []
-    for element in part.elements:
-        found = [p for p in (index.postings(t) for t in _terms(index, element)) if p]
-        if not found:
-            return {}
-        if element.prefix:  # the words a prefix stands for count as one term
-            weight = idf(pages, len(set().union(*(p.keys() for p in found))))
-            lists.append([(p, weight) for p in found])
-        else:
-            lists.append([(p, idf(pages, len(p))) for p in found])
-    candidates = set().union(*(p.keys() for p, _ in lists[0]))
-    for alternatives in lists[1:]:
-        candidates &= set().union(*(p.keys() for p, _ in alternatives))
-    scores: dict[int, float] = {}
-    for doc in candidates:
-        if len(part.elements) > 1 and not _adjacent(doc, part.elements, lists):
-            continue
-        score = 0.0
-        for alternatives in lists:
-            score += max(
-                (w * p[doc].weight / SCALE for p, w in alternatives if doc in p), default=0.0
-            )
-        scores[doc] = score
-    return scores
-
-
-def _adjacent(
-    doc: int, elements: tuple[Element, ...], lists: list[list[tuple[dict[int, Entry], float]]]
-) -> bool:
-    """Whether ``doc`` has every element at its offset from one common start."""
-    starts: set[int] | None = None
-    for element, alternatives in zip(elements, lists, strict=True):
-        here = {
-            pos - element.offset for p, _ in alternatives if doc in p for pos in p[doc].positions
-        }
-        starts = here if starts is None else starts & here
-        if not starts:
-            return False
-    return True
 
 
 @dataclass(frozen=True)
@@ -164,30 +54,72 @@ class Ranked:
         return len(self.docs)
 
 
+def _filter_docs(index: IndexFiles, terms: tuple[str, ...]) -> set[int]:
+    """The pages with any of the filter ``terms``; a term naming a type's label names the
+    type."""
+    by_label = {filter_term("type", v): filter_term("type", k) for k, v in index.labels.items()}
+    having: set[int] = set()
+    for term in terms:
+        having |= index.postings(by_label.get(term, term)).keys()
+    return having
+
+
+def _word_scores(index: IndexFiles, query: Query) -> dict[int, float] | None:
+    """``coord × Σ`` word scores of the pages matching a word; None if the query has none."""
+    if not query.words:
+        return None
+    found = [match_part(index, part, len(query.words) > 1) for part in query.words]
+    if len(found) == 1 and not found[0]:  # one word, held exactly by no page: loosely
+        found = [match_part(index, query.words[0], True)]
+    totals: dict[int, float] = {}
+    shares: dict[int, float] = {}
+    for scores in found:
+        for doc, (score, share, field) in scores.items():
+            totals[doc] = totals.get(doc, 0.0) + score + FIELD * field
+            shares[doc] = shares.get(doc, 0.0) + share
+    return {doc: totals[doc] * shares[doc] / len(found) for doc in totals}
+
+
 def rank(index: IndexFiles, text: str) -> Ranked:
     """Every page that matches ``text``, best first."""
     query = parse_query(text)
-    if not query.parts:
+    if query.empty:
         return Ranked(query, ())
-    scores: dict[int, float] | None = None
-    for part in query.parts:
-        found = _match_part(index, part)
+    scores = _word_scores(index, query)
+    for part in query.phrases:
+        found = {doc: score for doc, (score, _, _) in match_part(index, part, False).items()}
         if scores is None:
             scores = found
         else:
             scores = {doc: s + found[doc] for doc, s in scores.items() if doc in found}
-        if not scores:
-            return Ranked(query, ())
-    assert scores is not None
+    for terms in query.filters:
+        allowed = _filter_docs(index, terms)
+        if scores is None:
+            scores = dict.fromkeys(sorted(allowed), 0.0)
+        else:
+            scores = {doc: s for doc, s in scores.items() if doc in allowed}
+    assert scores is not None  # the query is not empty
+    for doc in _filter_docs(index, query.unwanted):
+        scores.pop(doc, None)
+    for part in query.excluded:
+        for doc in match_part(index, part, False):
+            scores.pop(doc, None)
     titled = index.postings(query.title)
-    order = sorted(scores, key=lambda d: (d not in titled, -math.floor(scores[d] * 1e6 + 0.5), d))
-    return Ranked(query, tuple(order))
+    short = index.postings(SHORT_KEY + query.title.removeprefix(TITLE_KEY))
+    keys = index.order_keys()
+
+    def key(d: int) -> tuple[int, float, int]:
+        title = 0 if d in titled else 1 if d in short else 2
+        return (title, -_round(scores[d]), layout.order_key(d, keys))
+
+    return Ranked(query, tuple(sorted(scores, key=key)))
 
 
 @dataclass(frozen=True)
 class Hit:
     doc: SearchDoc
     excerpt: tuple[Piece, ...]
+    label: str  # what the site calls the page's type
 
 
 def needles(query: Query) -> list[str]:
@@ -202,7 +134,7 @@ def hits(index: IndexFiles, ranked: Ranked, start: int = 0, count: int | None = 
     for doc_id in chosen:
         doc = index.doc(doc_id)
         if doc is not None:
-            out.append(Hit(doc, tuple(excerpt(doc, wanted))))
+            out.append(Hit(doc, tuple(excerpt(doc, wanted)), index.label(doc.type)))
     return out
 
 

@@ -2,8 +2,9 @@
 
 - ``meta.js``       pages, shard counts, format version (the client reads it first);
 - ``s/<hex>.js``    a shard: term -> posting list, or ``"@<name>"`` for a long list kept in
-                    ``t/<name>.js`` of its own, so a query for a rare term does not download
-                    the lists of common ones that share its shard;
+                    ``t/<name>.js`` (its heads) and ``p/<name>.js`` (its positions) of its
+                    own, so a query for a rare term does not download the lists of common
+                    ones that share its shard, nor a query that needs no positions theirs;
 - ``w/<hex>.js``    the words (not CJK) by their first two characters, with their page
                     counts: what a last word typed as a prefix can expand to;
 - ``d/<n>.js``      pages' :class:`~kbtool.search.text.SearchDoc` (title, URL, excerpt
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from kbtool.search.codec import fnv1a
 
-VERSION = 2
+VERSION = 4
 FOLDER = "search"
 META = "meta.js"
 TABLE = "pages.json"
@@ -25,6 +26,14 @@ TABLE = "pages.json"
 LONG_LIST = 1200
 #: Most words a prefix expands to (the commonest first).
 MAX_EXPANSIONS = 40
+#: Order keys: a page of the main part with id ``n`` sorts at ``(n + 1) * ORDER``; a page
+#: added by an update gets a key between its neighbours by path (``meta.delta.keys``), so
+#: equal scores fall in path order, as in a clean build, whatever the ids.
+ORDER = 4096
+
+
+def order_key(doc: int, keys: dict[int, int]) -> int:
+    return keys.get(doc, (doc + 1) * ORDER)
 
 
 def shard_count(pages: int) -> int:
@@ -49,6 +58,10 @@ def long_name(term: str) -> str:
 
 def long_file(name: str) -> str:
     return f"t/{name}.js"
+
+
+def places_file(name: str) -> str:
+    return f"p/{name}.js"
 
 
 def vocab_file(name: str) -> str:

@@ -18,8 +18,10 @@ from typing import Any
 from kbtool.search.codec import decode, encode, script, unscript
 from kbtool.search.text import SearchDoc
 
-#: Bytes of JSON after which a file of pages is closed.
-CHUNK = 12_000
+#: Bytes of JSON after which a file of pages is closed: about one wiki page of real density
+#: (a source page is shorter), since a query downloads the files of the ten results it
+#: shows and they are most of what it downloads (benchmarks/bench_search.py).
+CHUNK = 6_000
 
 
 def page_file(chunk: int) -> str:

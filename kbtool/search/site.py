@@ -14,15 +14,21 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import unscript
+from kbtool.search.output import SearchStats
 from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc
-from kbtool.search.writer import SearchStats, write_search_index
+from kbtool.search.writer import write_search_index
+from kbtool.store.records import SEARCH
 from kbtool.wiki import Wiki
 
 #: Which page content each SearchDoc of the index was made from: path -> [digest, id].
 ORIGINS = "origins.json"
-#: Bump when :func:`search_doc` changes what it extracts, so no older SearchDoc is reused.
-TEXT_VERSION = 1
+
+def _text_version() -> str:
+    """Which code made the search texts an index holds: that of the store's search-text
+    records, so an index written by other code gives none of its texts again."""
+    return SEARCH.code
+
 
 
 def _previous(old: Path | None) -> dict[str, Any]:
@@ -32,7 +38,7 @@ def _previous(old: Path | None) -> dict[str, Any]:
         data = json.loads((old / ORIGINS).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("version") != TEXT_VERSION:
+    if not isinstance(data, dict) or data.get("version") != _text_version():
         return {}
     origins = data.get("pages")
     return origins if isinstance(origins, dict) else {}
@@ -64,16 +70,19 @@ def search_docs(wiki: Wiki, old: Path | None, fetch: Fetch) -> dict[str, SearchD
     return {path: docs[path] for path in wiki.pages}
 
 
-def build_search(wiki: Wiki, staging: Path, live: Path, fetch: Fetch) -> SearchStats:
-    """Write the index of ``wiki`` into ``staging/search``, updating the live site's."""
+def build_search(
+    wiki: Wiki, staging: Path, live: Path, fetch: Fetch, labels: dict[str, str] | None = None
+) -> SearchStats:
+    """Write the index of ``wiki`` into ``staging/search``, updating the live site's;
+    ``labels`` are what the site calls the page types (``type-labels``)."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
     docs = search_docs(wiki, old_dir, fetch)
     folder = staging / layout.FOLDER
-    stats = write_search_index(docs, folder, old_dir)
+    stats = write_search_index(docs, folder, old_dir, labels)
     data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
     rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
     origins = {path: [page.digest, rows[path][0]] for path, page in wiki.pages.items()}
-    data = {"version": TEXT_VERSION, "pages": origins}
+    data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
     return stats

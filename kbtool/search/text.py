@@ -3,12 +3,14 @@
 The body text is taken from the markdown-it tokens of the page, so it is the text a reader
 sees, not the Markdown source:
 
-- paragraphs, list items, table cells, quotes: their inline text, one block per line;
+- paragraphs, list items, quotes: their inline text, one block per line; a table row is one
+  line, its cells set apart by `` | `` (so an excerpt never runs two cells together);
 - headings go to ``headings``, not to ``body`` (the first ``# Title`` is the title);
 - fenced and indented code is kept (its identifiers and comments are worth finding), as a
   block of its own; ``mermaid`` diagrams keep their labels the same way;
-- inline math keeps its TeX (``$d_k$`` finds ``d_k``); display math is dropped: it is
-  formula structure, not words;
+- a formula, inline or display, is its TeX source, once, set apart by spaces (``$d_k$``
+  finds ``d_k``). Math is recognised by its token type (``math_*``), whichever syntax
+  (``$…$``, ``\\(…\\)``, ``$$…$$``, ``\\[…\\]``) produced it;
 - a URL written in the text is reduced to its host name (``arxiv.org`` finds the pages that
   cite arXiv; the path and query of a link are noise), link targets are not text at all;
 - raw HTML keeps its text and loses its tags; ``<script>``/``<style>`` contents are dropped.
@@ -28,8 +30,8 @@ from typing import Any
 from markdown_it.token import Token
 
 from kbtool.model import Page
+from kbtool.parse.fields import page_type, tags_of
 from kbtool.render import urls
-from kbtool.render.site import page_type, tags_of
 
 _SPACE = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -37,7 +39,8 @@ _URL = re.compile(r"\b(?:https?|ftp)://([^\s/?#<>\"'）)]+)[^\s<>\"'）)]*", re.
 _SCRIPT = re.compile(r"<(script|style)\b.*?(?:</\1\s*>|$)", re.IGNORECASE | re.DOTALL)
 _TAG = re.compile(r"<[^>]*>?")
 _ENTITY = re.compile(r"&(?:[a-zA-Z]+|#[0-9]+|#x[0-9a-fA-F]+);")
-_INLINE_TEXT = frozenset({"text", "code_inline", "math_inline", "math_inline_double"})
+_INLINE_TEXT = frozenset({"text", "code_inline"})
+_CELL = " | "
 
 
 @dataclass(frozen=True)
@@ -100,6 +103,8 @@ def _inline_text(token: Token) -> str:
     for child in token.children or ():
         if child.type in _INLINE_TEXT:
             parts.append(child.content)
+        elif child.type.startswith("math"):  # the formula's source, once, not glued to words
+            parts.append(f" {child.content} ")
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
         elif child.type == "html_inline":
@@ -113,25 +118,33 @@ def _body(tokens: Sequence[Token]) -> tuple[list[str], list[str]]:
     """(headings, body blocks) of a token stream."""
     headings: list[str] = []
     blocks: list[str] = []
+    row: list[str] | None = None  # the cells of the table row being read
     in_heading = False
     for token in tokens:
         kind = token.type
+        text = ""
         if kind == "heading_open":
             in_heading = True
         elif kind == "heading_close":
             in_heading = False
+        elif kind == "tr_open":
+            row = []
+        elif kind == "tr_close" and row is not None:
+            text, row = _CELL.join(cell for cell in row if cell), None
         elif kind == "inline":
             text = clean(_inline_text(token))
-            if text:
-                (headings if in_heading else blocks).append(text)
-        elif kind in ("fence", "code_block"):
+            if in_heading:
+                headings += [text] if text else []
+                text = ""
+            elif row is not None:
+                row.append(text)
+                text = ""
+        elif kind in ("fence", "code_block") or kind.startswith("math"):
             text = clean(token.content)
-            if text:
-                blocks.append(text)
         elif kind == "html_block":
             text = clean(_html_text(token.content))
-            if text:
-                blocks.append(text)
+        if text:
+            blocks.append(text)
     return headings, blocks
 
 

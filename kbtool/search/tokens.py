@@ -30,8 +30,11 @@ CJK_SET = frozenset(
 )
 #: A CJK run, or a word: letters/digits (Unicode), not CJK, not ``_``.
 TOKEN = re.compile(f"([{CJK}]+)|[^\\W_{CJK}]+")
-#: Key prefix of the terms that mark a page's whole title, for "exact title match first".
+#: Key prefix of the terms that mark a page's whole title, for "exact title match first",
+#: and of those that mark its short title (the part before a bracket or colon), next.
 TITLE_KEY = "="
+SHORT_KEY = "^"
+_SHORT = re.compile("[（(：:]")
 #: Longest query taken (characters); the rest of a pasted page is ignored.
 MAX_QUERY = 200
 #: Most parts a query is split into; more add nothing but work.
@@ -51,9 +54,18 @@ def normalise(text: str) -> str:
     return lower
 
 
-def title_key(title: str) -> str:
+def title_key(title: str, key: str = TITLE_KEY) -> str:
     """The term that a query equal to ``title`` (case and spacing aside) looks up."""
-    return TITLE_KEY + " ".join(normalise(title).split())
+    return key + " ".join(normalise(title).split())
+
+
+def short_title(title: str) -> str:
+    """``title`` as people type it: the part before a bracket or colon.
+
+    >>> short_title("Mamba（选择性状态空间模型）"), short_title("RT-1: Robotics Transformer")
+    ('Mamba', 'RT-1')
+    """
+    return _SHORT.split(title, maxsplit=1)[0].strip()
 
 
 @dataclass
@@ -98,17 +110,46 @@ class Element:
 @dataclass(frozen=True)
 class Part:
     """A word, a CJK run, a hyphenated token or a quoted phrase: its elements must occur at
-    their offsets from one common position (one element: anywhere)."""
+    their offsets from one common position (one element: anywhere). A lone CJK run of three
+    or more characters may also match **near**: its bigrams in order, a few positions apart."""
 
     elements: tuple[Element, ...]
     needles: tuple[str, ...]  # what excerpts highlight
+    near: bool = False
+    grams: tuple[str, ...] = ()  # a near part's bigrams, all of them: what a partial match counts
 
 
 @dataclass(frozen=True)
 class Query:
+    """What a query asks for: optional ``words`` that rank, required ``phrases``, ``excluded``
+    parts, and filters, each a tuple of alternative filter terms (``type:x``, ``tag:x``)."""
+
     text: str
-    parts: tuple[Part, ...]
+    words: tuple[Part, ...]
+    phrases: tuple[Part, ...]
+    excluded: tuple[Part, ...]
+    filters: tuple[tuple[str, ...], ...]
+    unwanted: tuple[str, ...]  # filter terms after ``-``
     title: str  # the title key a query equal to a title finds
+
+    @property
+    def parts(self) -> tuple[Part, ...]:
+        """The parts a page is ranked by (and an excerpt highlights)."""
+        return self.words + self.phrases
+
+    @property
+    def empty(self) -> bool:
+        return not (self.words or self.phrases or self.filters)
+
+
+#: Filter names, and the prefix of the terms that carry them.
+FILTERS = ("type", "tag")
+_FILTER = re.compile(r"(type|tag):(\S+)")
+
+
+def filter_term(kind: str, value: str) -> str:
+    """The term a ``kind:value`` filter looks up (``tag:Deep  RL`` -> ``tag:deep rl``)."""
+    return f"{kind}:{' '.join(normalise(value).split())}"
 
 
 def _cover(length: int) -> list[int]:
@@ -129,6 +170,7 @@ def _part(text: str, prefix_last: bool) -> Part | None:
     elements: list[Element] = []
     needles: list[str] = []
     pos = 0
+    runs = 0
     for match in TOKEN.finditer(text):
         run = match.group(1)
         if run is None:
@@ -143,32 +185,67 @@ def _part(text: str, prefix_last: bool) -> Part | None:
             ]
             needles.append(run)
             pos += len(run) + 1
+            runs += 1
     if not elements:
         return None
     last = elements[-1]
     if prefix_last and last.terms[0][0] not in CJK_SET and len(last.terms[0]) >= 2:
         elements[-1] = Element(last.offset, last.terms, prefix=last.terms[0])
-    return Part(tuple(elements), tuple(needles))
+    near = runs == 1 and len(needles) == 1 and len(elements) > 1
+    grams = tuple(dict.fromkeys(map(str.__add__, needles[0], needles[0][1:]))) if near else ()
+    return Part(tuple(elements), tuple(needles), near, grams)
+
+
+def _pieces(text: str) -> list[tuple[str, bool]]:
+    """``(piece, quoted)`` of a query: its whitespace-separated pieces, a quoted phrase one."""
+    pieces: list[tuple[str, bool]] = []
+    for i, chunk in enumerate(_QUOTES.split(text)):
+        if i % 2:  # odd chunks are inside quotes
+            pieces.append((chunk, True))
+        else:
+            pieces += [(p, False) for p in chunk.split()]
+    return [(p, quoted) for p, quoted in pieces if p.strip()][:MAX_PARTS]
 
 
 def parse_query(text: str) -> Query:
     """What ``text`` asks for. Never raises; a query with no words has no parts.
 
-    >>> [len(p.elements) for p in parse_query('人形机器 "diffusion policy" sim2').parts]
-    [2, 2, 1]
+    >>> q = parse_query('人形机器 "diffusion policy" -mpc type:concept sim2')
+    >>> [len(p.elements) for p in q.words], len(q.phrases), len(q.excluded), q.filters
+    ([2, 1], 1, 1, (('type:concept',),))
     """
     text = normalise(text[:MAX_QUERY])
     typing = bool(text) and not text[-1].isspace() and not _QUOTES.match(text[-1])
-    pieces: list[str] = []
-    for i, chunk in enumerate(_QUOTES.split(text)):
-        pieces += [chunk] if i % 2 else chunk.split()  # odd chunks are inside quotes
-    pieces = [p for p in pieces if p.strip()]
-    parts: list[Part] = []
-    for i, piece in enumerate(pieces[:MAX_PARTS]):
-        part = _part(piece, typing and i == len(pieces) - 1)
+    pieces = _pieces(text)
+    words: list[Part] = []
+    phrases: list[Part] = []
+    excluded: list[Part] = []
+    filters: dict[str, list[str]] = {}
+    unwanted: list[str] = []
+    for i, (piece, quoted) in enumerate(pieces):
+        negative = not quoted and piece.startswith("-")
+        body = piece[1:] if negative else piece
+        wanted = _FILTER.fullmatch(body) if not quoted else None
+        if wanted:
+            term = filter_term(wanted.group(1), wanted.group(2))
+            if negative:
+                unwanted.append(term)
+            else:
+                filters.setdefault(wanted.group(1), []).append(term)
+            continue
+        part = _part(body, typing and not negative and not quoted and i == len(pieces) - 1)
         if part is not None:
-            parts.append(part)
-    return Query(text, tuple(parts), title_key(_QUOTES.sub(" ", text)))
+            (excluded if negative else phrases if quoted else words).append(part)
+    rest = [p for p, quoted in pieces if quoted or not (p.startswith("-") or _FILTER.fullmatch(p))]
+    return Query(
+        text,
+        tuple(words),
+        tuple(phrases),
+        tuple(excluded),
+        tuple(tuple(terms) for _, terms in sorted(filters.items())),
+        tuple(unwanted),
+        title_key(" ".join(rest)),
+    )
 
 
 def words(text: str) -> Iterator[str]:

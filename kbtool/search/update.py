@@ -14,20 +14,43 @@ pages the index is written from scratch, which empties it.
 from __future__ import annotations
 
 import bisect
+import os
 from math import inf
 from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import script
-from kbtool.search.pagefiles import chunk_files
+from kbtool.search.codec import script, unscript
+from kbtool.search.output import (
+    SearchStats,
+    Writer,
+    collect,
+    doc_digest,
+    page_words,
+    write_lists,
+    write_tables,
+)
+from kbtool.search.pagefiles import PageReader, chunk_files
 from kbtool.search.text import SearchDoc
-from kbtool.search.writer import SearchStats, Writer, collect, doc_digest, write_lists, write_tables
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
 MAX_SEGMENT = 0.01
 #: Postings per segment shard, roughly, in characters.
 _SEGMENT_SHARD = 16_000
+
+
+def _index_files(folder: Path) -> list[str]:
+    """The ``.js`` files of an index folder, by name (``s/1f.js``), read with ``scandir``:
+    thousands of them, on the path of every one-page update."""
+    names = []
+    for top in os.scandir(folder):
+        if top.is_dir():
+            names += [
+                f"{top.name}/{e.name}" for e in os.scandir(top.path) if e.name.endswith(".js")
+            ]
+        elif top.name.endswith(".js"):
+            names.append(top.name)
+    return names
 
 
 def _page_files(folder: Path) -> list[str]:
@@ -78,6 +101,48 @@ def _write_page_files(
     return main_starts + new_starts, skip
 
 
+def _order_keys(
+    table: dict[str, list[Any]], segment: dict[str, list[Any]], first_new: int
+) -> list[list[int]] | None:
+    """``[id, key]`` of each page added since the main part: a key just after the main page
+    that precedes it by path (see :data:`layout.ORDER`); None if too many fall in one gap."""
+    main = sorted(table)
+    added = sorted(p for p, row in segment.items() if row[0] >= first_new)
+    keys: list[list[int]] = []
+    slot: dict[int, int] = {}
+    for path in added:
+        at = bisect.bisect_left(main, path)
+        before = table[main[at - 1]][0] if at else -1
+        slot[before] = slot.get(before, 0) + 1
+        if slot[before] >= layout.ORDER:
+            return None
+        keys.append([segment[path][0], (before + 1) * layout.ORDER + slot[before]])
+    return keys
+
+
+def _dead_words(
+    old: Path, previous: dict[str, Any], dead: list[int], paths: dict[int, str]
+) -> dict[str, list[str]] | None:
+    """The words each dead page has in the main part (by id), which the prefix counts of the
+    main word lists include and a clean build would not: the previous update's, and for the
+    pages dead since, read from the old page files (still the main part's version of them).
+    None if one cannot be read: the counts would be wrong, so the index is written afresh."""
+    known: dict[str, list[str]] = previous.get("dead_words", {})
+    out = {str(i): known[str(i)] for i in dead if str(i) in known}
+    new = [i for i in dead if str(i) not in out]
+    if new:
+        try:
+            reader = PageReader(old, unscript((old / layout.META).read_bytes()))
+        except (OSError, ValueError):
+            reader = None
+        for doc_id in new:
+            doc = reader.doc(doc_id) if reader else None
+            if doc is None or doc.path != paths.get(doc_id):
+                return None
+            out[str(doc_id)] = page_words(doc)
+    return out
+
+
 def update(
     docs: dict[str, SearchDoc],
     folder: Path,
@@ -96,7 +161,7 @@ def update(
         return False
     out = Writer(folder, stats)
     stats.changed_pages = len(changed) + len(removed)
-    next_id = max((row[0] for row in table.values()), default=-1) + 1  # new pages from here
+    next_id = first_new = max((row[0] for row in table.values()), default=-1) + 1
     segment: dict[str, list[Any]] = {}
     for path in changed:
         doc_id = table[path][0] if path in table else next_id
@@ -106,16 +171,23 @@ def update(
     main_starts: list[int] = previous["main_chunks"]
     starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
     by_id = sorted((row[0], docs[path]) for path, row in segment.items())
-    lists = collect(by_id, previous["average"])
-    shards = _segment_shards(sum(len(entry[0]) for entry in lists.values()))
+    keys = _order_keys(table, segment, first_new)
+    dead_words = _dead_words(old, previous, dead, {row[0]: p for p, row in table.items()})
+    if keys is None or dead_words is None:
+        return False
+    lists = collect(by_id)
+    shards = _segment_shards(sum(len(entry[0]) + len(entry[1]) for entry in lists.values()))
     words = write_lists(out, lists, "x", shards, long_lists=False)
-    out.write("x/words.js", script("x/words", words))
-    data = {k: previous[k] for k in ("table", "average", "shards", "vocab")}
-    data |= {"delta": segment, "dead": dead, "delta_shards": shards}
+    for word_list in dead_words.values():
+        for word in word_list:
+            words[word] = words.get(word, 0) - 1
+    out.write("x/words.js", script("x/words", {w: n for w, n in words.items() if n}))
+    data = {k: previous[k] for k in ("table", "shards", "vocab", "labels")}
+    data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
+    data["dead_words"] = dead_words
     data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
-    for file in old.rglob("*.js"):
-        name = file.relative_to(old).as_posix()
+    for name in _index_files(old):
         if name not in out.names and name not in skip and not name.startswith("x/"):
             out.keep(old, name)
     stats.incremental = True

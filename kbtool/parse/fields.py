@@ -1,0 +1,28 @@
+"""Frontmatter values read the same way by every stage that shows or searches them."""
+
+from __future__ import annotations
+
+from kbtool.model import Page
+
+
+def page_type(page: Page) -> str:
+    """The page's type: ``source`` for a source page, else its ``type:`` (or ``""``)."""
+    if page.kind == "source":
+        return "source"
+    value = page.meta.get("type")
+    return value if isinstance(value, str) else ""
+
+
+def tags_of(page: Page) -> tuple[str, ...]:
+    """The page's tags, in order, each once; a single string is one tag, and values that
+    are not text or numbers are left out."""
+    value = page.meta.get("tags")
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    seen: dict[str, None] = {}
+    for tag in value:
+        if isinstance(tag, str | int | float) and not isinstance(tag, bool) and str(tag).strip():
+            seen.setdefault(str(tag).strip(), None)
+    return tuple(seen)

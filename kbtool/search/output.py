@@ -1,0 +1,149 @@
+"""The index's files as written: a writer that counts them, and the posting lists, term
+shards and tables that both a full write (:mod:`kbtool.search.writer`) and an update
+(:mod:`kbtool.search.update`) spell the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from kbtool.search import layout
+from kbtool.search.codec import script, shard_of
+from kbtool.search.pagefiles import encode_starts
+from kbtool.search.postings import SEPARATOR, append_entry, doc_terms
+from kbtool.search.text import SearchDoc
+from kbtool.search.tokens import CJK_SET, SHORT_KEY, TITLE_KEY
+
+SEPARATOR_BYTES = SEPARATOR.encode("ascii")
+
+
+@dataclass
+class SearchStats:
+    pages: int = 0
+    files: int = 0
+    bytes: int = 0
+    written: int = 0
+    kept: int = 0
+    changed_pages: int = 0
+    incremental: bool = False
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def doc_digest(doc: SearchDoc) -> str:
+    fields = [doc.path, doc.url, doc.title, doc.type, doc.summary, *doc.tags, "\0", *doc.headings]
+    data = "\0".join([*fields, "\0", doc.body]).encode("utf-8", errors="surrogatepass")
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
+
+
+def _is_word(term: str) -> bool:
+    """A word (not CJK, not a title key or filter term): what a prefix may expand to."""
+    keyed = term.startswith((TITLE_KEY, SHORT_KEY))
+    return not keyed and term[0] not in CJK_SET and ":" not in term
+
+
+class Writer:
+    """Writes files under the new index folder, counting them."""
+
+    def __init__(self, folder: Path, stats: SearchStats) -> None:
+        self.folder = folder
+        self.stats = stats
+        self.names: set[str] = set()
+        self._folders: set[str] = set()
+
+    def _path(self, name: str) -> str:
+        """The file's path (plain strings: an index has thousands), its folder made once."""
+        folder, _, _ = name.rpartition("/")
+        if folder not in self._folders:
+            os.makedirs(os.path.join(self.folder, folder), exist_ok=True)
+            self._folders.add(folder)
+        return os.path.join(self.folder, name)
+
+    def write(self, name: str, data: bytes) -> None:
+        with open(self._path(name), "wb") as f:
+            f.write(data)
+        self.names.add(name)
+        self.stats.written += 1
+
+    def keep(self, old: Path, name: str) -> None:
+        target = self._path(name)
+        source = os.path.join(old, name)
+        try:
+            os.link(source, target)
+        except OSError:
+            shutil.copy2(source, target)
+        self.names.add(name)
+        self.stats.kept += 1
+
+
+def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, places: str) -> None:
+    if len(heads) + len(places) > layout.LONG_LIST:
+        name = layout.long_name(term)
+        out.write(layout.long_file(name), script("t/" + name, heads))
+        out.write(layout.places_file(name), script("p/" + name, places))
+        shard[term] = "@" + name
+    else:
+        shard[term] = heads + SEPARATOR + places
+
+
+def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
+    """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
+    count, shard counts, type labels, and the state of the update segment if there is one:
+    the dead ids, and the order keys of the pages added since the main part was written."""
+    meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
+    meta |= {"shards": data["shards"], "vocab": data["vocab"], "labels": data["labels"]}
+    meta["chunks"] = encode_starts(data["chunks"])
+    if "delta" in data:
+        meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
+        meta["delta"]["keys"] = data["keys"]
+    out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
+    out.write(layout.META, script("meta", meta))
+
+
+def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
+    """``term -> [heads, positions (ASCII bytes), last page id, pages]`` of ``docs``, given
+    in increasing id order."""
+    lists: dict[str, list[Any]] = {}
+    for doc_id, doc in docs:
+        for term, (weight, positions) in doc_terms(doc).items():
+            entry = lists.get(term)
+            if entry is None:
+                entry = lists[term] = [bytearray(), bytearray(), -1, 0]
+            append_entry(entry[0], entry[1], doc_id - entry[2], weight, positions)
+            entry[2] = doc_id
+            entry[3] += 1
+    return lists
+
+
+def write_lists(
+    out: Writer, lists: dict[str, list[Any]], folder: str, shards: int, long_lists: bool
+) -> dict[str, int]:
+    """Write ``lists`` as shards ``<folder>/<hex>.js``; return the words' page counts."""
+    by_shard: dict[str, dict[str, str]] = {}
+    words: dict[str, int] = {}
+    for term, (heads, places, _, count) in lists.items():
+        shard = by_shard.setdefault(shard_of(term, shards), {})
+        if long_lists:
+            _put_posting(out, shard, term, heads.decode("ascii"), places.decode("ascii"))
+        else:
+            shard[term] = (heads + SEPARATOR_BYTES + places).decode("ascii")
+        if _is_word(term):
+            words[term] = count
+    for number in range(shards):  # every shard, empty or not: a missing file is a 404
+        name = f"{number:x}"
+        out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", by_shard.get(name, {})))
+    return words
+
+
+def page_words(doc: SearchDoc) -> list[str]:
+    """The words of ``doc`` that a prefix may expand to."""
+    return sorted(term for term in doc_terms(doc) if _is_word(term))
