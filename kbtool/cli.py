@@ -31,6 +31,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fix": ("fix", "apply safe automatic fixes (list-ify a string `related`, ...)"),
     "init": ("init", "configure kbtool for an existing wiki from what it finds there"),
     "search": ("search", "search the built site's index from the terminal"),
+    "mv": ("mv", "move a page or folder and rewrite every link to it and inside it"),
+    "lsp": ("lsp", "the language server for editors (stdio): diagnostics, completion, rename"),
 }
 
 

@@ -30,8 +30,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "rules",
-        "the checks, running cells, diagnostics' and the graph's output formats",
-        ("kbtool.checks", "kbtool.execute", "kbtool.report"),
+        "the checks, running cells, diagnostics' and the graph's output formats, link edits",
+        ("kbtool.checks", "kbtool.execute", "kbtool.report", "kbtool.edits"),
     ),
     (
         "wiki",

@@ -1,0 +1,140 @@
+"""The edits a move of pages, files or folders needs: every link to what moves, from any
+page, and every relative link of the pages that move, pointed at the same place again.
+
+Nothing is written here; :func:`plan_move` returns the edits by the page's current path, so
+the caller (``kbtool mv``, or an editor's rename) applies them before or as it moves the files.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from urllib.parse import quote, unquote
+
+from kbtool.edits.spans import TextEdit, decode, split_lines
+from kbtool.model import Link, Page
+from kbtool.wiki import Status, Wiki, is_external
+
+#: Characters a body link's destination cannot hold as written (CommonMark), encoded when
+#: a new path has them.
+_UNSAFE_IN_BODY = re.compile(r"[ ()<>]")
+
+
+@dataclass
+class MovePlan:
+    """``moves``: what moves (file or folder, old -> new, repository-relative); ``edits``:
+    by the path each page has now; ``problems``: links found but left as they were."""
+
+    moves: dict[str, str]
+    edits: dict[str, list[TextEdit]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def moved_path(moves: dict[str, str], path: str) -> str | None:
+    """Where ``path`` goes when ``moves`` are done: moved itself, or inside a moved folder."""
+    for old, new in moves.items():
+        if path == old:
+            return new
+        if path.startswith(old.rstrip("/") + "/"):
+            return new.rstrip("/") + path[len(old.rstrip("/")) :]
+    return None
+
+
+def plan_move(wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes]) -> MovePlan:
+    """Plan the edits of moving ``moves``; ``read(path)`` gives a page's bytes as they are now
+    (the file, or an editor's unsaved text)."""
+    plan = MovePlan(dict(moves))
+    for page in wiki.pages.values():
+        new_home = moved_path(moves, page.path) or page.path
+        wanted = [
+            (link, change)
+            for link in page.links
+            if (change := _new_target(wiki, page, new_home, link, moves)) is not None
+        ]
+        if not wanted:
+            continue
+        try:
+            lines = [line for line, _ in split_lines(decode(read(page.path))[1])]
+        except (OSError, UnicodeDecodeError) as error:
+            plan.problems.append(f"{page.path}: cannot read: {error}")
+            continue
+        for link, (old, new) in wanted:
+            edit = _locate(page.path, lines, link, old, new)
+            if edit is None:
+                plan.problems.append(
+                    f"{page.path}:{link.span.line}:{link.span.col}: link '{link.target}' "
+                    "not found as written; left as it was"
+                )
+            else:
+                plan.edits.setdefault(page.path, []).append(edit)
+    return plan
+
+
+def _new_target(
+    wiki: Wiki, page: Page, new_home: str, link: Link, moves: dict[str, str]
+) -> tuple[str, str] | None:
+    """(the text to replace, its replacement) for one link, or None when it stays."""
+    if link.kind == "wikilink":
+        return _new_wikilink(wiki, page, link, moves)
+    raw = link.target
+    path_part = re.split(r"[#?]", raw, maxsplit=1)[0]
+    if not path_part.strip() or is_external(raw.strip()):
+        return None
+    target = wiki.resolve(page, link)
+    if target.status in (Status.EXTERNAL, Status.OUTSIDE) or target.path is None:
+        return None
+    new_target = moved_path(moves, target.path) or target.path
+    if new_target == target.path and new_home == page.path:
+        return None
+    relative = posixpath.relpath(new_target, posixpath.dirname(new_home) or ".")
+    if path_part.rstrip().endswith("/") and not relative.endswith("/"):
+        relative += "/"
+    if path_part.startswith("./") and not relative.startswith("."):
+        relative = "./" + relative
+    if unquote(path_part) != path_part:  # written percent-encoded: keep it so
+        relative = quote(relative, safe="/.-_~")
+    elif link.kind in ("link", "image") and _UNSAFE_IN_BODY.search(relative):
+        relative = _UNSAFE_IN_BODY.sub(lambda m: quote(m.group()), relative)
+    return (path_part, relative) if relative != path_part else None
+
+
+def _new_wikilink(
+    wiki: Wiki, page: Page, link: Link, moves: dict[str, str]
+) -> tuple[str, str] | None:
+    """A wikilink that names a moved page by its file name gets the new name; one that
+    names it by title still finds it."""
+    target = wiki.resolve(page, link)
+    if target.page is None or target.status is not Status.OK:
+        return None
+    new_path = moved_path(moves, target.page.path)
+    if new_path is None:
+        return None
+    name = link.target.partition("#")[0].strip()
+    old_stem, new_stem = target.page.stem, new_path.rsplit("/", 1)[-1].removesuffix(".md")
+    if name.removesuffix(".md").lower() != old_stem.lower() or old_stem == new_stem:
+        return None
+    return name, new_stem + (".md" if name.endswith(".md") else "")
+
+
+def _locate(path: str, lines: list[str], link: Link, old: str, new: str) -> TextEdit | None:
+    """The edit that replaces ``old`` where the link is written: at its column, or one
+    character on for a quoted YAML item."""
+    number = link.span.line
+    if not 1 <= number <= len(lines):
+        return None
+    line = lines[number - 1]
+    start = line.find(old, max(link.span.col - 1, 0))
+    if start < 0 or (link.kind != "link" and link.kind != "image" and start > link.span.col + 1):
+        return None
+    if link.in_frontmatter and start > 0 and line[start - 1] in "'\"":
+        new = _quoted(new, line[start - 1])
+    return TextEdit(path, number, start + 1, start + 1 + len(old), new, old)
+
+
+def _quoted(text: str, quote_char: str) -> str:
+    """``text`` as it must be written inside a YAML scalar quoted with ``quote_char``."""
+    if quote_char == "'":
+        return text.replace("'", "''")
+    return text.replace("\\", "\\\\").replace('"', '\\"')
