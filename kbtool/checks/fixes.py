@@ -59,16 +59,23 @@ def plan_fixes(wiki: Wiki) -> list[PageFix]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        newline = "\r\n" if "\r\n" in text else "\n"
-        lines = text.split(newline)
-        described: list[str] = []
-        _listify(wiki, page.path, lines, described, newline)
-        _drop_repeats(wiki, page.path, lines, described)
-        _fix_anchors(wiki, page.path, lines, described)
-        after = newline.join(line for line in lines if line != _DROPPED)
-        if after != text:
-            fixes.append(PageFix(page.path, text, after, tuple(described)))
+        fix = fix_text(wiki, page.path, text)
+        if fix is not None:
+            fixes.append(fix)
     return fixes
+
+
+def fix_text(wiki: Wiki, path: str, text: str) -> PageFix | None:
+    """The fixes of one page whose text (without a BOM) is ``text``: the file's, or an
+    editor's unsaved text that ``wiki.pages[path]`` was parsed from."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(newline)
+    described: list[str] = []
+    _listify(wiki, path, lines, described, newline)
+    _drop_repeats(wiki, path, lines, described)
+    _fix_anchors(wiki, path, lines, described)
+    after = newline.join(line for line in lines if line != _DROPPED)
+    return PageFix(path, text, after, tuple(described)) if after != text else None
 
 
 def apply_fix(root: Path, fix: PageFix) -> None:

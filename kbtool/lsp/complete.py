@@ -1,0 +1,230 @@
+"""Completion: link targets (pages by title and path, with the relative path from this page),
+``#anchors`` (the target's headings, as GitHub slugs them), wikilinks, tags and types."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Iterable
+
+from lsprotocol import types
+
+from kbtool.lsp.state import WikiState
+from kbtool.lsp.text import Lines, utf16
+from kbtool.model import Link, Page, Span
+from kbtool.wiki import Status
+
+#: Answers are cut here (the client asks again as the author types more).
+LIMIT = 100
+
+_BODY_TARGET = re.compile(r"\]\(\s*<?([^()\s<>]*)$")
+_WIKILINK = re.compile(r"\[\[([^\[\]|]*)$")
+_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
+_ITEM = re.compile(r"^\s*-\s+['\"]?([^'\"]*)$")
+_FLOW = re.compile(r"[\[,]\s*['\"]?([^,\[\]'\"]*)$")
+
+
+def complete(
+    state: WikiState, path: str, lines: Lines, line: int, col: int
+) -> types.CompletionList:
+    """What may be written at 1-based ``line``, ``col`` of ``path``."""
+    before = lines.get(line)[: col - 1]
+    page = state.pages.get(path)
+    key = _frontmatter_key(lines, line)
+    if key is not None:
+        return _in_frontmatter(state, path, page, lines, line, col, key, before)
+    match = _BODY_TARGET.search(before)
+    if match:
+        return _targets(state, path, page, lines, line, col, match.group(1), None)
+    match = _WIKILINK.search(before)
+    if match:
+        return _wikilinks(state, lines, line, col, match.group(1))
+    return types.CompletionList(is_incomplete=False, items=[])
+
+
+def _frontmatter_key(lines: Lines, line: int) -> str | None:
+    """The key whose value ``line`` is part of, when it is inside the frontmatter."""
+    if lines.get(1).rstrip() != "---" or line == 1:
+        return None
+    for number in range(2, len(lines.lines) + 1):
+        if lines.get(number).rstrip() in ("---", "..."):
+            if line >= number:
+                return None
+            break
+    for number in range(line, 1, -1):
+        match = _KEY.match(lines.get(number))
+        if match:
+            return match.group(1)
+    return ""
+
+
+def _in_frontmatter(
+    state: WikiState,
+    path: str,
+    page: Page | None,
+    lines: Lines,
+    line: int,
+    col: int,
+    key: str,
+    before: str,
+) -> types.CompletionList:
+    own = _KEY.match(before)
+    value = own.group(2) if own and own.group(1) == key else before
+    match = _ITEM.match(value) or _FLOW.search(value)
+    prefix = match.group(1) if match else value.strip().strip("'\"")
+    if key in ("related", "sources") and (match or not value.strip()):
+        kind = "wiki" if key == "related" else "source"
+        return _targets(state, path, page, lines, line, col, prefix, kind)
+    if key == "tags":
+        tags = {tag for other in state.pages.values() for tag in _as_list(other.meta.get("tags"))}
+        return _words(lines, line, col, prefix, sorted(tags), types.CompletionItemKind.Keyword)
+    if key == "type":
+        return _words(
+            lines, line, col, prefix, list(state.config.types), types.CompletionItemKind.Enum
+        )
+    return types.CompletionList(is_incomplete=False, items=[])
+
+
+def _as_list(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _edit_range(lines: Lines, line: int, col: int, prefix: str) -> types.Range:
+    text = lines.get(line)
+    end = utf16(text, col - 1)
+    start = utf16(text, col - 1 - len(prefix))
+    return types.Range(types.Position(line - 1, start), types.Position(line - 1, end))
+
+
+def _targets(
+    state: WikiState,
+    path: str,
+    page: Page | None,
+    lines: Lines,
+    line: int,
+    col: int,
+    prefix: str,
+    kind: str | None,
+) -> types.CompletionList:
+    if "#" in prefix:
+        return _anchors(state, path, page, lines, line, col, prefix)
+    wanted = prefix.lower()
+    items = []
+    folder = posixpath.dirname(path) or "."
+    for other in state.pages.values():
+        if other.path == path or (kind is not None and other.kind != kind):
+            continue
+        relative = posixpath.relpath(other.path, folder)
+        if wanted and wanted not in relative.lower() and wanted not in other.title.lower():
+            continue
+        items.append((relative, other))
+        if len(items) > LIMIT:
+            break
+    where = _edit_range(lines, line, col, prefix)
+    return types.CompletionList(
+        is_incomplete=len(items) > LIMIT,
+        items=[
+            types.CompletionItem(
+                label=other.title,
+                label_details=types.CompletionItemLabelDetails(description=relative),
+                kind=types.CompletionItemKind.File,
+                detail=relative,
+                documentation=_summary(other),
+                filter_text=f"{relative} {other.title}",
+                sort_text=relative,
+                text_edit=types.TextEdit(range=where, new_text=relative),
+            )
+            for relative, other in items[:LIMIT]
+        ],
+    )
+
+
+def _summary(page: Page) -> str | None:
+    summary = page.meta.get("summary")
+    return summary if isinstance(summary, str) else None
+
+
+def _anchors(
+    state: WikiState, path: str, page: Page | None, lines: Lines, line: int, col: int, prefix: str
+) -> types.CompletionList:
+    target_text, _, anchor = prefix.partition("#")
+    target = page
+    if target_text and page is not None:
+        resolved = state.wiki.resolve(page, Link(target_text, "link", Span(path)))
+        target = resolved.page if resolved.status is Status.OK else None
+    if target is None:
+        return types.CompletionList(is_incomplete=False, items=[])
+    where = _edit_range(lines, line, col, anchor)
+    return types.CompletionList(
+        is_incomplete=False,
+        items=[
+            types.CompletionItem(
+                label=heading.slug,
+                kind=types.CompletionItemKind.Reference,
+                detail=f"{'#' * heading.level} {heading.text}",
+                filter_text=f"{heading.slug} {heading.text}",
+                sort_text=f"{index:05d}",
+                text_edit=types.TextEdit(range=where, new_text=heading.slug),
+            )
+            for index, heading in enumerate(target.headings)
+        ],
+    )
+
+
+def _wikilinks(
+    state: WikiState, lines: Lines, line: int, col: int, prefix: str
+) -> types.CompletionList:
+    name, hash_sign, anchor = prefix.partition("#")
+    if hash_sign:
+        matches = state.wiki.by_stem.get(name.strip().lower()) or state.wiki.by_title.get(
+            name.strip().lower(), []
+        )
+        headings = matches[0].headings if matches else ()
+        return _words(
+            lines, line, col, anchor, [h.text for h in headings], types.CompletionItemKind.Reference
+        )
+    wanted = name.lower()
+    found = [
+        p
+        for p in state.pages.values()
+        if not wanted or wanted in p.stem.lower() or wanted in p.title.lower()
+    ]
+    where = _edit_range(lines, line, col, name)
+    return types.CompletionList(
+        is_incomplete=len(found) > LIMIT,
+        items=[
+            types.CompletionItem(
+                label=p.title,
+                label_details=types.CompletionItemLabelDetails(description=p.stem),
+                kind=types.CompletionItemKind.File,
+                detail=p.path,
+                filter_text=f"{p.stem} {p.title}",
+                text_edit=types.TextEdit(range=where, new_text=p.stem),
+            )
+            for p in found[:LIMIT]
+        ],
+    )
+
+
+def _words(
+    lines: Lines,
+    line: int,
+    col: int,
+    prefix: str,
+    words: Iterable[str],
+    kind: types.CompletionItemKind,
+) -> types.CompletionList:
+    where = _edit_range(lines, line, col, prefix)
+    wanted = prefix.lower()
+    return types.CompletionList(
+        is_incomplete=False,
+        items=[
+            types.CompletionItem(
+                label=w, kind=kind, text_edit=types.TextEdit(range=where, new_text=w)
+            )
+            for w in words
+            if wanted in w.lower()
+        ],
+    )

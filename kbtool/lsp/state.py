@@ -1,0 +1,127 @@
+"""The wiki as the editor sees it: the files on disk, with each open page's unsaved text laid
+over its file, checked by the build's incremental check.
+
+The overlay is only a snapshot whose entry for an open page holds the buffer's bytes and
+their digest, so the store decides what else is checked again, exactly as after a save.
+Records stored for a buffer are keyed by its digest, and so never mistaken for the file's.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from kbtool.build.check import check_wiki
+from kbtool.build.load import load_pages
+from kbtool.build.run import Kept, new_run
+from kbtool.build.scan import Snapshot, scan
+from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic, filter_diagnostics
+from kbtool.discover import Found
+from kbtool.model import Page, PageKind
+from kbtool.parse.digest import content_digest
+from kbtool.store.db import Store, open_store
+from kbtool.wiki import Wiki
+
+
+@dataclass
+class WikiState:
+    config: Config
+    store: Store
+    #: the files as the last scan found them
+    disk: Snapshot
+    #: path -> the unsaved text of each open page, as UTF-8
+    buffers: dict[str, bytes] = field(default_factory=dict)
+    kept: Kept = field(default_factory=dict)
+    #: every page, as of the last check (open pages as their buffers read)
+    pages: dict[str, Page] = field(default_factory=dict)
+    #: path -> its diagnostics (enabled codes, configured severities), as of the last check
+    diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
+    _wiki: Wiki | None = None
+
+    @classmethod
+    def open(cls, config: Config) -> WikiState:
+        return cls(config, open_store(config.cache_path), scan(config))
+
+    def close(self) -> None:
+        self.store.close()
+
+    def rescan(self) -> None:
+        """Read the files again (after a save, a rename, a change on disk)."""
+        self.disk = scan(self.config)
+
+    def kind_of(self, path: str) -> PageKind | None:
+        """The kind of page ``path`` is (also for a file not written yet), or None."""
+        if not path.endswith(".md"):
+            return None
+        if any(path.startswith(f.rstrip("/") + "/") for f in self.config.wiki_folders):
+            return "wiki"
+        if path.startswith(self.config.sources.rstrip("/") + "/"):
+            return "source"
+        return None
+
+    def relative(self, full: str | Path) -> str | None:
+        """A file's repository-relative POSIX path, or None outside the repository."""
+        try:
+            return Path(full).resolve().relative_to(self.config.root).as_posix()
+        except (ValueError, OSError):
+            return None
+
+    def snapshot(self) -> Snapshot:
+        """The files, with every open page's buffer in place of its file."""
+        files = []
+        seen = set()
+        for item, data, digest in self.disk.files:
+            seen.add(item.path)
+            if item.path in self.buffers:
+                data = self.buffers[item.path]
+                digest = content_digest(data)
+            files.append((item, data, digest))
+        for path, data in self.buffers.items():  # a page not saved yet
+            kind = self.kind_of(path)
+            if path not in seen and kind is not None:
+                files.append((Found(path, kind), data, content_digest(data)))
+        files.sort(key=lambda f: f[0].path)
+        unreadable = [u for u in self.disk.unreadable if u.path not in self.buffers]
+        return Snapshot(files, unreadable)
+
+    def check(self) -> dict[str, list[Diagnostic]]:
+        """Check the wiki as the editor sees it; every path's diagnostics."""
+        run = new_run(self.config, self.store, snapshot=self.snapshot(), kept=self.kept)
+        pages = load_pages(run).pages
+        result = check_wiki(run, pages=pages)
+        found: dict[str, list[Diagnostic]] = {}
+        for d in filter_diagnostics(result.diagnostics, self.config):
+            found.setdefault(d.path, []).append(d)
+        if self._wiki is not None and self._wiki.pages.keys() == pages.keys():
+            self._wiki = self._wiki.with_pages(pages)  # what was resolved still holds
+        else:
+            self._wiki = Wiki(self.config, pages, list(run.snapshot.unreadable))
+        self.pages, self.diagnostics = pages, found
+        return found
+
+    @property
+    def wiki(self) -> Wiki:
+        """Every page, resolved as of the last check."""
+        if self._wiki is None:
+            self.check()
+        assert self._wiki is not None
+        return self._wiki
+
+    def read(self, path: str) -> bytes:
+        """A page's bytes as the editor sees them."""
+        if path in self.buffers:
+            return self.buffers[path]
+        for item, data, _ in self.disk.files:
+            if item.path == path:
+                return data
+        return (self.config.root / path).read_bytes()
+
+    def text(self, path: str) -> str:
+        data = self.read(path)
+        return data.decode("utf-8-sig", "replace")
+
+    def relative_link(self, from_page: str, to_path: str) -> str:
+        """The relative path a link from ``from_page`` to ``to_path`` is written with."""
+        return posixpath.relpath(to_path, posixpath.dirname(from_page) or ".")
