@@ -51,13 +51,15 @@ class KbtoolServer(LanguageServer):
         return Lines.of(self.wiki().text(path))
 
     def publish(self, paths: set[str] | None = None) -> None:
-        """Send the diagnostics of ``paths`` (None: every page) that differ from those sent."""
+        """Send the diagnostics of ``paths`` (the open pages, after an edit: always, so that
+        each version of the text gets its answer), or else of every page whose diagnostics
+        differ from those sent."""
         state = self.wiki()
         found = state.diagnostics
         wanted = set(found) | set(self.sent) if paths is None else paths
         for path in sorted(wanted):
             now = found.get(path, [])
-            if self.sent.get(path, []) == now and path in self.sent:
+            if paths is None and path in self.sent and self.sent[path] == now:
                 continue
             self.sent[path] = now
             lines = self.lines(path) if now else Lines([])
