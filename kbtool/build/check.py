@@ -136,10 +136,13 @@ def check_wiki(
     pages: dict[str, Page] | None = None,
     progress: OnProgress | None = None,
     checking: OnProgress | None = None,
+    stats: bool = True,
 ) -> CheckRun:
     """Check the run's snapshot, reusing what the store says is still valid. ``pages``, if
     the caller has loaded every page already, saves loading them again. ``progress(done,
-    total)`` is told as pages are parsed, ``checking(done, total)`` as checks run."""
+    total)`` is told as pages are parsed, ``checking(done, total)`` as checks run.
+    ``stats=False``: trust the stored status of the non-page files links lead to (the
+    language server, between two keystrokes, when it knows the disk did not change)."""
     config, store, snapshot = run.config, run.store, run.snapshot
     settings = _settings_key(config, run.today)
     digests = snapshot.digests()
@@ -166,7 +169,8 @@ def check_wiki(
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
     new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
-    changed_facts |= _changed_stats(store, str(config.root))
+    if stats:
+        changed_facts |= _changed_stats(store, str(config.root))
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
@@ -190,7 +194,7 @@ def check_wiki(
             continue
         stored = _unrecord(value)
         if stored is None:  # a damaged record (rare): check everything afresh
-            return check_wiki(replace(run, use_store=False), pages)
+            return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
         diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh

@@ -17,7 +17,7 @@ from kbtool.build.load import load_pages
 from kbtool.build.run import Kept, new_run
 from kbtool.build.scan import Snapshot, scan
 from kbtool.config import Config
-from kbtool.diagnostics import Diagnostic, filter_diagnostics
+from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.discover import Found
 from kbtool.model import Page, PageKind
 from kbtool.parse.digest import content_digest
@@ -39,6 +39,9 @@ class WikiState:
     #: path -> its diagnostics (enabled codes, configured severities), as of the last check
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _wiki: Wiki | None = None
+    _disk_changed: bool = True
+    #: the scan the index of its files' bytes by path was made from, and that index
+    _files: tuple[Snapshot, dict[str, bytes]] | None = None
 
     @classmethod
     def open(cls, config: Config) -> WikiState:
@@ -46,10 +49,6 @@ class WikiState:
 
     def close(self) -> None:
         self.store.close()
-
-    def rescan(self) -> None:
-        """Read the files again (after a save, a rename, a change on disk)."""
-        self.disk = scan(self.config)
 
     def kind_of(self, path: str) -> PageKind | None:
         """The kind of page ``path`` is (also for a file not written yet), or None."""
@@ -86,13 +85,20 @@ class WikiState:
         unreadable = [u for u in self.disk.unreadable if u.path not in self.buffers]
         return Snapshot(files, unreadable)
 
+    def rescan(self) -> None:
+        """Read the files again (after a save, a rename, a change on disk)."""
+        self.disk = scan(self.config)
+        self._disk_changed = True
+
     def check(self) -> dict[str, list[Diagnostic]]:
         """Check the wiki as the editor sees it; every path's diagnostics."""
         run = new_run(self.config, self.store, snapshot=self.snapshot(), kept=self.kept)
         pages = load_pages(run).pages
-        result = check_wiki(run, pages=pages)
+        # Between two keystrokes only a buffer changed: the disk's files are as last read.
+        result = check_wiki(run, pages=pages, stats=self._disk_changed)
+        self._disk_changed = False
         found: dict[str, list[Diagnostic]] = {}
-        for d in filter_diagnostics(result.diagnostics, self.config):
+        for d in self._reported(result.diagnostics):
             found.setdefault(d.path, []).append(d)
         if self._wiki is not None and self._wiki.pages.keys() == pages.keys():
             self._wiki = self._wiki.with_pages(pages)  # what was resolved still holds
@@ -100,6 +106,17 @@ class WikiState:
             self._wiki = Wiki(self.config, pages, list(run.snapshot.unreadable))
         self.pages, self.diagnostics = pages, found
         return found
+
+    def _reported(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+        """What ``kbtool check`` reports: the enabled codes at their configured severities.
+        Decided once per code, since a large wiki has thousands of diagnostics of a few."""
+        codes = {d.code for d in diagnostics}
+        enabled = enabled_codes(self.config, (), ())
+        levels = {code: self.config.level(code) for code in codes if enabled(code)}
+        reported = [d for d in diagnostics if d.code in levels]
+        if any(d.severity != levels[d.code] for d in reported):
+            reported = filter_diagnostics(reported, self.config)
+        return sorted(reported)
 
     @property
     def wiki(self) -> Wiki:
@@ -113,10 +130,10 @@ class WikiState:
         """A page's bytes as the editor sees them."""
         if path in self.buffers:
             return self.buffers[path]
-        for item, data, _ in self.disk.files:
-            if item.path == path:
-                return data
-        return (self.config.root / path).read_bytes()
+        if self._files is None or self._files[0] is not self.disk:
+            self._files = (self.disk, {item.path: data for item, data, _ in self.disk.files})
+        found = self._files[1].get(path)
+        return found if found is not None else (self.config.root / path).read_bytes()
 
     def text(self, path: str) -> str:
         data = self.read(path)
