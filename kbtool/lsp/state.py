@@ -33,7 +33,7 @@ class WikiState:
     disk: Snapshot
     #: path -> the unsaved text of each open page, as UTF-8
     buffers: dict[str, bytes] = field(default_factory=dict)
-    kept: Kept = field(default_factory=dict)
+    kept: Kept = field(default_factory=Kept)
     #: every page, as of the last check (open pages as their buffers read)
     pages: dict[str, Page] = field(default_factory=dict)
     #: path -> its diagnostics (enabled codes, configured severities), as of the last check

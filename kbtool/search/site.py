@@ -24,11 +24,11 @@ from kbtool.wiki import Wiki
 #: Which page content each SearchDoc of the index was made from: path -> [digest, id].
 ORIGINS = "origins.json"
 
+
 def _text_version() -> str:
     """Which code made the search texts an index holds: that of the store's search-text
     records, so an index written by other code gives none of its texts again."""
     return SEARCH.code
-
 
 
 def _previous(old: Path | None) -> dict[str, Any]:
