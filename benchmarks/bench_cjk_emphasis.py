@@ -17,13 +17,13 @@ import argparse
 import random
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
 from markdown_it.rules_inline import emphasis, strikethrough  # noqa: E402
+from parse_timing import paired_seconds  # noqa: E402
 
 from kbtool.parse.markdown import markdown_parser  # noqa: E402
 
@@ -68,16 +68,6 @@ def _texts(args: argparse.Namespace, scratch: Path) -> dict[str, list[str]]:
     return sets
 
 
-def _best(md: MarkdownIt, texts: list[str], repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        for text in texts:
-            md.parse(text)
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("-n", type=int, default=600, help="synthetic pages")
@@ -90,15 +80,7 @@ def main() -> None:
     print(f"{'pages':<16}{'n':>6}{'without s':>12}{'with s':>10}{'ratio':>8}")
     total_with = total_without = 0.0
     for name, texts in sets.items():
-        # Alternate the two, so that a slower moment of a shared machine hits both alike.
-        # Which runs first changes each round too.
-        plain = ours = float("inf")
-        for round_ in range(args.repeat):
-            if round_ % 2:
-                ours = min(ours, _best(with_rule, texts, 1))
-            plain = min(plain, _best(without, texts, 1))
-            if not round_ % 2:
-                ours = min(ours, _best(with_rule, texts, 1))
+        ours, plain = paired_seconds(with_rule, without, texts, args.repeat)
         total_with, total_without = total_with + ours, total_without + plain
         print(f"{name:<16}{len(texts):>6}{plain:>12.3f}{ours:>10.3f}{ours / plain:>8.3f}")
     ratio = total_with / total_without

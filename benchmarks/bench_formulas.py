@@ -21,10 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
-from bench_cjk_emphasis import REFERENCE, REPO, _best  # noqa: E402
+from bench_cjk_emphasis import REFERENCE, REPO  # noqa: E402
 from markdown_it import MarkdownIt  # noqa: E402
 from markdown_it.rules_inline.escape import escape  # noqa: E402
 from mdit_py_plugins.dollarmath.index import math_inline_dollar  # noqa: E402
+from parse_timing import paired_seconds  # noqa: E402
 
 from kbtool.parse.markdown import markdown_parser  # noqa: E402
 
@@ -90,14 +91,7 @@ def main() -> None:
     print(f"{'pages':<16}{'n':>6}{'without s':>12}{'with s':>10}{'ratio':>8}")
     total_with = total_without = 0.0
     for name, texts in sets.items():
-        # Alternate the two, so that a slower moment of a shared machine hits both alike.
-        plain = ours = float("inf")
-        for round_ in range(args.repeat):
-            if round_ % 2:
-                ours = min(ours, _best(with_rules, texts, 1))
-            plain = min(plain, _best(without, texts, 1))
-            if not round_ % 2:
-                ours = min(ours, _best(with_rules, texts, 1))
+        ours, plain = paired_seconds(with_rules, without, texts, args.repeat)
         if name != "dense formulas":  # the target is for wikis; the dense pages are a probe
             total_with, total_without = total_with + ours, total_without + plain
         print(f"{name:<16}{len(texts):>6}{plain:>12.3f}{ours:>10.3f}{ours / plain:>8.3f}")
