@@ -12,6 +12,7 @@ from lsprotocol import types
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
 from kbtool.model import Link, Page, Span
+from kbtool.parse.fields import tags_of
 from kbtool.wiki import Status
 
 #: Answers are cut here (the client asks again as the author types more).
@@ -76,19 +77,13 @@ def _in_frontmatter(
         kind = "wiki" if key == "related" else "source"
         return _targets(state, path, page, lines, line, col, prefix, kind)
     if key == "tags":
-        tags = {tag for other in state.pages.values() for tag in _as_list(other.meta.get("tags"))}
+        tags = {tag for other in state.pages.values() for tag in tags_of(other)}
         return _words(lines, line, col, prefix, sorted(tags), types.CompletionItemKind.Keyword)
     if key == "type":
         return _words(
             lines, line, col, prefix, list(state.config.types), types.CompletionItemKind.Enum
         )
     return types.CompletionList(is_incomplete=False, items=[])
-
-
-def _as_list(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 def _edit_range(lines: Lines, line: int, col: int, prefix: str) -> types.Range:
