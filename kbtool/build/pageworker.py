@@ -15,6 +15,7 @@ from kbtool.model import Page
 from kbtool.store.codec import dump_page
 
 if TYPE_CHECKING:
+    from kbtool.diagnostics import Diagnostic
     from kbtool.render.markdown import PageBody
     from kbtool.search.text import SearchDoc
 
@@ -67,15 +68,21 @@ def decode_doc(data: bytes) -> SearchDoc:
     return SearchDoc.from_json(json.loads(data))
 
 
+def renderer_failed(path: str, error: Exception) -> Diagnostic:
+    """The KB502 error of a page that broke the renderer (at parse time or at assembly)."""
+    from kbtool.diagnostics import Diagnostic
+
+    message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
+    return Diagnostic(path, 1, 1, "KB502", "error", message)
+
+
 def _unrendered(page: Page, error: Exception) -> tuple[SearchDoc, PageBody]:
     """An empty body carrying a KB502 error, and no search text, for a page that broke the
     renderer."""
-    from kbtool.diagnostics import Diagnostic
     from kbtool.render.markdown import PageBody
     from kbtool.render.urls import page_output
     from kbtool.search.text import SearchDoc
 
-    message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
-    body = PageBody("", (), None, (Diagnostic(page.path, 1, 1, "KB502", "error", message),), False)
+    body = PageBody("", (), None, (renderer_failed(page.path, error),), False)
     empty = SearchDoc(page.path, page_output(page.path), page.title, "", "", (), (), "")
     return empty, body

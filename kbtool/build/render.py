@@ -9,11 +9,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kbtool.build.load import Loaded, fetch_bodies
+from kbtool.build.pageworker import renderer_failed
 from kbtool.build.plan import Plan, Planned
 from kbtool.build.publish import reuse_file, write_file
 from kbtool.build.published import Published, stat_signature
 from kbtool.build.run import Run
-from kbtool.diagnostics import Diagnostic
+from kbtool.build.workers import chunked
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
@@ -69,8 +70,7 @@ def _render_pages(work: tuple[SiteContext, Path], paths: list[str]) -> list[tupl
         try:
             rendered = render_page(site, path)
         except Exception as error:  # a renderer bug on one page fails that page alone
-            message = f"page cannot be rendered ({type(error).__name__}: {error}); please report it"
-            rendered = Rendered({}, (Diagnostic(path, 1, 1, "KB502", "error", message),))
+            rendered = Rendered({}, (renderer_failed(path, error),))
         for name, text in rendered.files.items():
             write_file(staging, name, text)
         for copy in rendered.copies:
@@ -118,8 +118,7 @@ def _render(
 
     paths = [item.arg for item in pages]
     if run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
-        size = max(4, min(64, len(paths) // (run.workers.jobs * 8) or 1))
-        chunks = [paths[i : i + size] for i in range(0, len(paths), size)]
+        chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 4)]
         # While the workers render pages, this process renders the indexes and the graph.
         done = run.workers.map(_render_pages, (site, staging), chunks, meanwhile=render_others)
     else:
