@@ -23,7 +23,7 @@ from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.search import index_site
 from kbtool.build.siteinfo import keep_infos, site_infos
 from kbtool.build.unchanged import (
-    diagnostics_of,
+    LastBuild,
     forget_build,
     last_build,
     remember_build,
@@ -174,12 +174,11 @@ def _cells(run: Run, wiki: Wiki, report: BuildReport) -> dict[str, PageResult] |
     return None if report.failed_cells else results
 
 
-def _unchanged(report: BuildReport, last: dict[str, Any], run: Run) -> BuildReport:
+def _unchanged(report: BuildReport, last: LastBuild, run: Run) -> BuildReport:
     """The report of a build that found nothing changed since the last one."""
-    report.diagnostics = diagnostics_of(last)
-    if isinstance(last.get("pages"), int) and isinstance(last.get("outputs"), int):
-        report.pages, report.outputs = last["pages"], last["outputs"]
-        report.reused = report.outputs
+    report.diagnostics = last.diagnostics
+    report.pages, report.outputs = last.pages, last.outputs
+    report.reused = report.outputs
     report.ok = True
     run.clock.lap("load")
     return report

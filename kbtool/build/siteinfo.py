@@ -29,8 +29,7 @@ from kbtool.wiki import ResolvedLink, Wiki
 
 def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
     """Every page's PageInfo, by path, in the wiki's order."""
-    settings = run.config.fingerprint()
-    keys = {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
+    keys = _keys(run, wiki)
     marked, near = run.store.pending()
     # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
     # links is cheaper than asking the link table page by page.
@@ -63,10 +62,15 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
 def keep_infos(run: Run, wiki: Wiki) -> None:
     """Put every page's stored PageInfo that is still valid into :attr:`Run.kept`, without
     computing any (for a long-running process, before its first rebuild)."""
-    settings = run.config.fingerprint()
-    keys = {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
+    keys = _keys(run, wiki)
     found = _previous(run, wiki, keys)
     run.kept.infos = {path: (keys[path], info) for path, info in found.items()}
+
+
+def _keys(run: Run, wiki: Wiki) -> dict[str, str]:
+    """Each page's site-facts record key: its file's digest and the settings."""
+    settings = run.config.fingerprint()
+    return {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
 
 
 def _previous(run: Run, wiki: Wiki, keys: dict[str, str]) -> dict[str, PageInfo]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import astuple
+from dataclasses import astuple, dataclass
 from pathlib import Path
 from typing import Any
 
@@ -43,21 +43,29 @@ def unchanged_key(run: Run) -> str:
     return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
 
 
-def last_build(run: Run, key: str) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class LastBuild:
+    """What the last successful build reported."""
+
+    diagnostics: list[Diagnostic]
+    pages: int
+    outputs: int
+
+
+def last_build(run: Run, key: str) -> LastBuild | None:
     """What the last successful build reported, if nothing it depended on changed since."""
     payload = _load(run, key)
     if payload is None or payload.get("site_files") != _count_files(run.config.site_path):
         return None
-    copies = payload.get("copies")
-    if not isinstance(copies, dict) or _diagnostics(payload.get("diagnostics")) is None:
+    copies, pages, outputs = payload.get("copies"), payload.get("pages"), payload.get("outputs")
+    diagnostics = _diagnostics(payload.get("diagnostics"))
+    if not isinstance(copies, dict) or diagnostics is None:
+        return None
+    if not (isinstance(pages, int) and isinstance(outputs, int)):
         return None
     if any(stat_signature(run.config.root / path) != sig for path, sig in copies.items()):
         return None  # An image the site copied was edited.
-    return payload
-
-
-def diagnostics_of(payload: dict[str, Any]) -> list[Diagnostic]:
-    return _diagnostics(payload.get("diagnostics")) or []
+    return LastBuild(diagnostics, pages, outputs)
 
 
 def forget_build(run: Run) -> None:
