@@ -131,18 +131,37 @@ def base(site: Path) -> Iterator[str]:
         yield url
 
 
-@pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Any]:
-    """``page, watched = visit("index.html")``: a fresh context that keeps to the site."""
-    contexts: list[Any] = []
+class Visit:
+    """``page, watched = visit("index.html", width=390)``: a fresh context at that size that
+    keeps to the site; every request it makes, and every one that fails, is recorded."""
 
-    def go(path: str) -> tuple[Any, Watched]:
-        context, page, watched = open_page(browser, base)
-        contexts.append(context)
-        page.goto(base + path)
+    def __init__(self, browser: Any, base: str) -> None:
+        self.browser, self.base, self.contexts = browser, base, list[Any]()
+        self.requests: list[str] = []
+        self.failed: list[str] = []
+
+    def __call__(
+        self, path: str, width: int = 1280, height: int = 900, dark: bool = False
+    ) -> tuple[Any, Watched]:
+        context, page, watched = open_page(self.browser, self.base)
+        self.contexts.append(context)
+        page.set_viewport_size({"width": width, "height": height})
+        if dark:
+            page.emulate_media(color_scheme="dark")
+        page.on("request", lambda request: self.requests.append(request.url))
+        page.on(
+            "response",
+            lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
+        )
+        page.on("requestfailed", lambda r: self.failed.append(f"failed {r.url}"))
+        page.goto(self.base + path)
         page.wait_for_load_state("networkidle")
         return page, watched
 
-    yield go
-    for context in contexts:
+
+@pytest.fixture
+def visit(browser: Any, base: str) -> Iterator[Visit]:
+    visitor = Visit(browser, base)
+    yield visitor
+    for context in visitor.contexts:
         context.close()

@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, open_page, screenshot
+from _browser import Visit, Watched, screenshot
 
 from kbtool.cli import main
 from kbtool.render.diagrams import MERMAID
@@ -110,33 +109,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         (root / "wiki" / "concepts" / f"{stem}.md").write_text(text, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0, "kbtool build failed"
     return root / "site"
-
-
-class Visit:
-    def __init__(self, browser: Any, base: str) -> None:
-        self.browser, self.base, self.contexts = browser, base, []
-        self.requests: list[str] = []
-
-    def __call__(
-        self, path: str, width: int = 1280, height: int = 900, dark: bool = False
-    ) -> tuple[Any, Watched]:
-        context, page, watched = open_page(self.browser, self.base)
-        self.contexts.append(context)
-        page.set_viewport_size({"width": width, "height": height})
-        if dark:
-            page.emulate_media(color_scheme="dark")
-        page.on("request", lambda request: self.requests.append(request.url))
-        page.goto(self.base + path)
-        page.wait_for_load_state("networkidle")
-        return page, watched
-
-
-@pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Visit]:
-    visitor = Visit(browser, base)
-    yield visitor
-    for context in visitor.contexts:
-        context.close()
 
 
 def wait_for_diagrams(page: Any, timeout: float = 60_000) -> None:

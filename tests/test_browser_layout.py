@@ -6,12 +6,11 @@ formulas of every notation typeset. Screenshots go to ``test-artifacts/``.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, open_page, screenshot
+from _browser import Visit, screenshot
 
 from kbtool.cli import main
 
@@ -85,35 +84,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (wiki / "busy.md").write_text(busy, encoding="utf-8")
     assert main(["-C", str(root), "build"]) == 0, "kbtool build failed"
     return root / "site"
-
-
-class Visit:
-    """``visit(path, width)``: a fresh context at that width that records failed responses."""
-
-    def __init__(self, browser: Any, base: str) -> None:
-        self.browser, self.base, self.contexts = browser, base, list[Any]()
-        self.failed: list[str] = []
-
-    def __call__(self, path: str, width: int = 1280, height: int = 900) -> tuple[Any, Watched]:
-        context, page, watched = open_page(self.browser, self.base)
-        self.contexts.append(context)
-        page.set_viewport_size({"width": width, "height": height})
-        page.on(
-            "response",
-            lambda r: self.failed.append(f"{r.status} {r.url}") if r.status >= 400 else None,
-        )
-        page.on("requestfailed", lambda r: self.failed.append(f"failed {r.url}"))
-        page.goto(self.base + path)
-        page.wait_for_load_state("networkidle")
-        return page, watched
-
-
-@pytest.fixture
-def visit(browser: Any, base: str) -> Iterator[Visit]:
-    visitor = Visit(browser, base)
-    yield visitor
-    for context in visitor.contexts:
-        context.close()
 
 
 def _visible_boxes(page: Any, selector: str) -> list[dict[str, float]]:
