@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from enum import Enum
@@ -69,10 +69,15 @@ def stat_target(root: str, path: str) -> Status:
     return Status.OK if os.path.exists(real) else Status.MISSING
 
 
+#: The cached indexes that resolution builds from the pages' paths, kinds, titles and slugs.
+_RESOLUTION_INDEXES = ("by_stem", "by_title", "by_folder", "by_folder_start")
+
+
 @dataclass
 class Wiki:
     config: Config
-    pages: dict[str, Page]
+    #: by path, in sorted order; a build's may read each page only when it is asked for
+    pages: Mapping[str, Page]
     unreadable: list[Unreadable] = field(default_factory=list)
     #: The date `updated` is compared with; fixed by tests.
     today: date = field(default_factory=date.today)
@@ -88,13 +93,17 @@ class Wiki:
         default_factory=dict, repr=False
     )
 
-    def with_pages(self, pages: dict[str, Page]) -> Wiki:
-        """A wiki of ``pages``, all checked, that reuses what this one resolved: valid because
-        resolution depends only on which paths are pages, and ``pages`` has this one's."""
-        if pages.keys() != self.pages.keys():
+    def with_pages(self, pages: Mapping[str, Page]) -> Wiki:
+        """A wiki of ``pages``, all checked, that reuses what this one resolved and indexed:
+        valid because resolution depends only on which paths are pages, and on their kinds,
+        titles and slugs, and ``pages`` are this one's (or the pages these stand in for)."""
+        if list(pages) != list(self.pages):
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
         wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
+        for name in _RESOLUTION_INDEXES:  # what resolving wikilinks and hints built
+            if name in self.__dict__:
+                wiki.__dict__[name] = self.__dict__[name]
         return wiki
 
     @property
@@ -105,7 +114,7 @@ class Wiki:
     def checked_pages(self) -> list[Page]:
         if self.checked is None:
             return list(self.pages.values())
-        return [page for path, page in self.pages.items() if path in self.checked]
+        return [self.pages[path] for path in self.pages if path in self.checked]
 
     def _index(self, name: Callable[[Page], str]) -> dict[str, list[Page]]:
         """Pages grouped by ``name(page)``, case-insensitively (wikilinks ignore case)."""
@@ -126,8 +135,9 @@ class Wiki:
     def by_folder(self) -> dict[str, dict[str, str]]:
         """folder -> {file stem: path}, for 'did you mean' hints."""
         index: dict[str, dict[str, str]] = {}
-        for path, page in self.pages.items():
-            index.setdefault(posixpath.dirname(path), {})[page.stem] = path
+        for path in self.pages:  # a page's stem is its file name's
+            folder, name = posixpath.split(path)
+            index.setdefault(folder, {})[name.removesuffix(".md")] = path
         return index
 
     @cached_property
@@ -146,7 +156,7 @@ class Wiki:
         for item in self.links:
             target = item.target
             reached = target.status in (Status.OK, Status.AMBIGUOUS) and target.page is not None
-            if reached and target.page is not item.page:
+            if reached and target.page.path != item.page.path:  # type: ignore[union-attr]
                 seen[(item.page.path, target.page.path, item.link.kind)] = None  # type: ignore[union-attr]
         return list(seen)
 

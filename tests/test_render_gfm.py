@@ -165,7 +165,7 @@ def test_missing_mermaid_is_one_warning_for_the_whole_build(
 ) -> None:
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 3), jobs=1, use_cache=False)
-    [warning] = diagrams.diagram_diagnostics(wiki)
+    [warning] = diagrams.diagram_diagnostics(wiki.pages)
     assert (warning.code, warning.severity, warning.path) == ("KB510", "warning", "wiki/p0.md")
     assert warning.line == 8 and "3 Mermaid diagram(s) on 3 page(s)" in warning.message
 
@@ -175,12 +175,12 @@ def test_no_warning_without_diagrams_or_with_mermaid(
 ) -> None:
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 0), jobs=1, use_cache=False)
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
-    assert diagrams.diagram_diagnostics(wiki) == []
+    assert diagrams.diagram_diagnostics(wiki.pages) == []
     present = tmp_path / "mermaid.min.js"
     present.write_text("// mermaid")
     monkeypatch.setattr(diagrams, "MERMAID", present)
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 1), jobs=1, use_cache=False)
-    assert diagrams.diagram_diagnostics(wiki) == []
+    assert diagrams.diagram_diagnostics(wiki.pages) == []
 
 
 def test_the_site_ships_what_vendor_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

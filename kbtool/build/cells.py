@@ -3,19 +3,23 @@ the gate: a failing cell stops the build before anything is rendered."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from kbtool.build.run import Run
 from kbtool.execute.results import PageResult
 from kbtool.wiki import Wiki
 
 
-def run_cells(run: Run, wiki: Wiki) -> dict[str, PageResult]:
-    """Results of every page that runs, by path."""
+def run_cells(run: Run, wiki: Wiki, paths: Iterable[str] | None = None) -> dict[str, PageResult]:
+    """Results of every page that runs (among ``paths``, the pages whose facts say they run
+    cells, if given), by path."""
     try:
         from kbtool.execute import run_pages, should_run
     except ImportError:  # The runner is not there: a site without cell outputs.
         return {}
     config = run.config
-    pages = [p for p in wiki.pages.values() if p.python_cells and should_run(config, p)]
+    candidates = wiki.pages.values() if paths is None else [wiki.pages[p] for p in paths]
+    pages = [p for p in candidates if p.python_cells and should_run(config, p)]
     if not pages:
         return {}
     results = run_pages(

@@ -17,52 +17,22 @@ from __future__ import annotations
 import hashlib
 import posixpath
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
+from kbtool.build.facts import Facts, decode_facts, encode_facts
 from kbtool.build.load import counting, load_pages
 from kbtool.build.run import OnProgress, Run
 from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
-from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
-
-
-@dataclass(frozen=True)
-class Facts:
-    """What the checks of other pages may read of a page."""
-
-    kind: str
-    title: str
-    slugs: tuple[str, ...]
-    #: a source page's ingestion date (``source-date``), ISO, or ""
-    ingested: str = ""
-
-    @classmethod
-    def of(cls, config: Config, page: Page, data: bytes) -> Facts:
-        found = source_date_of(config, page, lambda: data)
-        ingested = found.when.isoformat() if found is not None and found.when else ""
-        return cls(page.kind, page.title, tuple(sorted(page.slugs)), ingested)
-
-    def stand_in(self, path: str) -> Page:
-        """A page that answers link resolution as the real one would, and nothing more."""
-        return Page(path, self.kind, "", self.title, None, slugs=frozenset(self.slugs))  # type: ignore[arg-type]
-
-    def provided(self, path: str) -> set[str]:
-        """The fact names this page's existence and facts answer."""
-        stem = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        return {
-            f"path:{path}",
-            f"stem:{stem}",
-            f"title:{self.title.lower()}",
-            f"folder:{posixpath.dirname(path)}",
-        }
 
 
 @dataclass
@@ -75,6 +45,8 @@ class CheckRun:
     rechecked: int
     #: the run's store holds this check's link table (not so when it could not be written)
     links_stored: bool = True
+    #: every page's facts, by path
+    facts: dict[str, Facts] = field(default_factory=dict)
 
 
 def _settings_key(config: Config, today: date) -> str:
@@ -117,23 +89,9 @@ def _unrecord(data: bytes) -> list[Diagnostic] | None:
         return None
 
 
-def _facts(data: bytes) -> Facts | None:
-    """Facts stored as kind, title and slugs joined by NUL, which no title or slug holds:
-    every run reads the facts of every page, so they must decode fast."""
-    try:
-        kind, title, ingested, *slugs = data.decode("utf-8").split("\x00")
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return Facts(kind, title, tuple(slugs), ingested)
-
-
-def _facts_bytes(facts: Facts) -> bytes:
-    return "\x00".join([facts.kind, facts.title, facts.ingested, *facts.slugs]).encode("utf-8")
-
-
 def check_wiki(
     run: Run,
-    pages: dict[str, Page] | None = None,
+    pages: Mapping[str, Page] | None = None,
     progress: OnProgress | None = None,
     checking: OnProgress | None = None,
     stats: bool = True,
@@ -146,7 +104,10 @@ def check_wiki(
     config, store, snapshot = run.config, run.store, run.snapshot
     settings = _settings_key(config, run.today)
     digests = snapshot.digests()
-    with_facts = set(store.keys(FACTS)) if run.use_store else set()
+    facts_key = FACTS.key()
+    with_facts = (
+        {p for p, k in store.keys(FACTS).items() if k == facts_key} if run.use_store else set()
+    )
     old_keys = store.keys(CHECK) if run.use_store else {}
     changed = {
         path
@@ -154,16 +115,14 @@ def check_wiki(
         if old_keys.get(path) != CHECK.key(settings, digest) or path not in with_facts
     }
     removed = (with_facts | set(old_keys)) - set(digests)
-    # Stand-ins need every page's facts, and so do sources' dates; else the changed ones'.
-    everything = pages is None or config.source_date is not None
-    wanted = with_facts if everything else (changed | removed) & with_facts
-    old_facts = {p: _facts(v) for p, (_, v) in store.some(FACTS, wanted).items()}
+    # Every page's facts: the stand-ins of the pages not checked again are made of them.
+    old_facts = _stored_facts(run, with_facts, old_keys)
     changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
 
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
             return {p: pages[p] for p in paths}
-        return load_pages(run, only=paths, on_parsed=counting(progress)).pages
+        return dict(load_pages(run, only=paths, on_parsed=counting(progress)).pages.items())
 
     fresh = full_pages(changed)
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
@@ -175,7 +134,6 @@ def check_wiki(
     fresh.update(full_pages(stale - changed))
 
     everyone = {p: f.stand_in(p) for p, f in old_facts.items() if f and p in digests}
-    everyone.update(pages or {})
     everyone.update(fresh)
     facts = {p: f for p, f in {**old_facts, **new_facts}.items() if f and p in digests}
     wiki = Wiki(
@@ -197,13 +155,40 @@ def check_wiki(
             return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
         diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed)
+    for path, facts_now in new_facts.items():
+        run.kept.facts[path] = (CHECK.key(settings, digests[path]), facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
             return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
-    return CheckRun(diagnostics, wiki, len(stale))
+    return CheckRun(diagnostics, wiki, len(stale), facts=facts)
+
+
+def keep_facts(run: Run) -> None:
+    """Put every page's stored facts into :attr:`Run.kept` (for a long-running process,
+    before its first rebuild)."""
+    facts_key = FACTS.key()
+    with_facts = {p for p, key in run.store.keys(FACTS).items() if key == facts_key}
+    _stored_facts(run, with_facts, run.store.keys(CHECK))
+
+
+def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict[str, Facts | None]:
+    """The stored facts of ``paths``: kept by a long-running process while the page's check
+    record is the one they were stored with, else read."""
+    kept = run.kept.facts
+    found: dict[str, Facts | None] = {
+        path: facts
+        for path, (key, facts) in kept.items()
+        if path in paths and check_keys.get(path) == key
+    }
+    rest = [path for path in paths if path not in found]
+    for path, (_, value) in run.store.some(FACTS, rest).items():
+        found[path] = facts = decode_facts(value)
+        if facts is not None and path in check_keys:
+            kept[path] = (check_keys[path], facts)
+    return found
 
 
 def _changed_facts(
@@ -268,7 +253,7 @@ def _save(
     new_facts: dict[str, Facts],
     removed: set[str],
 ) -> None:
-    facts_rows = [(p, "", _facts_bytes(f)) for p, f in new_facts.items()]
+    facts_rows = [(p, FACTS.key(), encode_facts(f)) for p, f in new_facts.items()]
     stats: dict[str, Any] = {path: status.value for path, status in wiki.stats.items()}
     with store.transaction():
         store.put(CHECK, rows)

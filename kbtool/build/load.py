@@ -22,6 +22,7 @@ from kbtool.build.pageworker import (
     process_chunk,
 )
 from kbtool.build.run import OnProgress, Run, new_run
+from kbtool.build.stored_pages import StoredPages
 from kbtool.build.workers import chunked
 from kbtool.config import Config
 from kbtool.discover import Found
@@ -47,7 +48,7 @@ class Loaded:
     """Pages by path (sorted); the bodies known now (parsed now or kept); the search texts of
     the pages parsed now. The rest is read from the store when a stage asks."""
 
-    pages: dict[str, Page]
+    pages: StoredPages
     bodies: dict[str, PageBody] = field(default_factory=dict)
     docs: dict[str, SearchDoc] = field(default_factory=dict)
 
@@ -67,13 +68,14 @@ def load_pages(
     kept = run.kept.pages if run.use_store else {}
     key_of = _keys(language)
     remembered = _still_kept(kept, files, key_of)
-    names = [item.path for item, _, _ in files if item.path not in remembered]
-    stored = run.store.some(PAGE, names) if run.use_store else {}
-    # Only whether a valid body is stored: it is read when its page is rendered.
+    # Only whether a valid page (and body) is stored: a page is read when a stage asks for
+    # it, a body when its page is rendered.
+    page_keys = run.store.keys(PAGE) if run.use_store else {}
     body_keys = run.store.keys(BODY) if run.use_store and with_bodies else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
     docs: dict[str, SearchDoc] = {}
+    stored: dict[str, Work] = {}
     todo: list[Work] = []
     for item, data, digest in files:
         if item.path in remembered:
@@ -81,12 +83,13 @@ def load_pages(
             if body is not None:
                 bodies[item.path] = body
             continue
-        page = _stored_page(stored.get(item.path), PAGE.key(digest), item.kind)
+        work = (item.path, data, item.kind, digest)
+        has_page = page_keys.get(item.path) == PAGE.key(digest)
         has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
-        if page is not None and (has_body or not with_bodies):
-            pages[item.path] = page
+        if has_page and (has_body or not with_bodies):
+            stored[item.path] = work
         else:
-            todo.append((item.path, data, item.kind, digest))
+            todo.append(work)
     page_rows, body_rows, doc_rows = [], [], []
     for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
         todo, _parse_all(run, todo, language, on_parsed), strict=True
@@ -105,9 +108,13 @@ def load_pages(
             run.store.put(PAGE, page_rows)
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
-    pages = {path: pages[path] for path in sorted(pages)}
-    _keep(run.kept.pages, pages, bodies, key_of, forget_others=only is None)
-    return Loaded(pages, bodies, docs)
+    gone = set(run.kept.pages) - {item.path for item, _, _ in files} if only is None else set()
+    _keep(run.kept.pages, pages, bodies, key_of, forget=gone)
+
+    def keep(page: Page) -> None:  # serve keeps what a stage read, for the next build
+        run.kept.pages[page.path] = (key_of(page.digest), (page, None))
+
+    return Loaded(StoredPages(pages, stored, run.store, keep), bodies, docs)
 
 
 def _keys(language: str | None) -> Callable[[str], str]:
@@ -136,20 +143,12 @@ def _keep(
     pages: dict[str, Page],
     bodies: dict[str, PageBody],
     key_of: Callable[[str], str],
-    forget_others: bool,
+    forget: set[str],
 ) -> None:
-    if forget_others:  # pages that are gone
-        for path in set(kept) - set(pages):
-            del kept[path]
+    for path in forget:  # pages that are gone
+        del kept[path]
     for path, page in pages.items():
         kept[path] = (key_of(page.digest), (page, bodies.get(path)))
-
-
-def _stored_page(record: tuple[str, bytes] | None, key: str, kind: str) -> Page | None:
-    if record is None or record[0] != key:
-        return None
-    page = load_page(record[1])
-    return page if page is not None and page.kind == kind else None
 
 
 def _parse_all(
@@ -184,8 +183,8 @@ def load_wiki(
     parsed."""
     with open_store(config.cache_path) as store:
         run = new_run(config, store, snapshot=snapshot, jobs=jobs, use_store=use_cache)
-        loaded = load_pages(run, on_parsed=counting(progress))
-    return Wiki(config, loaded.pages, list(run.snapshot.unreadable))
+        pages = dict(load_pages(run, on_parsed=counting(progress)).pages.items())
+    return Wiki(config, pages, list(run.snapshot.unreadable))
 
 
 def counting(progress: OnProgress | None) -> OnProgress | None:

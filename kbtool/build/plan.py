@@ -15,8 +15,7 @@ from kbtool.render.diagrams import vendor_files
 from kbtool.render.graphpage import graph_data, graph_page
 from kbtool.render.highlight import stylesheet
 from kbtool.render.indexes import index_pages
-from kbtool.render.pages import page_key, result_digest
-from kbtool.render.site import PageInfo
+from kbtool.render.pages import page_key
 from kbtool.render.templates import ASSETS_DIR
 from kbtool.store.records import OUTPUT
 
@@ -62,33 +61,16 @@ def static_files() -> dict[str, bytes]:
     return files
 
 
-#: path -> (the PageInfo, the page's digest, its cell result digest and the settings) its key
-#: was made from, and that key: what ``serve`` keeps so that unchanged pages' keys are not
-#: hashed again
-PageKeys = dict[str, tuple[PageInfo, str, str, str, str]]
+def _page_keys(site: SiteContext, digests: dict[str, str]) -> dict[str, str]:
+    """Every page's output key, from its file's digest and its listing (which holds the
+    digest of its whole PageInfo): no PageInfo is read."""
+    return {path: page_key(site, path, digests[path]) for path in site.wiki.pages}
 
 
-def _page_keys(site: SiteContext, kept: PageKeys) -> dict[str, str]:
-    """Every page's output key: kept where its PageInfo is the very one it was made from."""
-    keys = {}
-    settings = repr(site.common_key())
-    for path, page in site.wiki.pages.items():
-        info, result = site.infos[path], result_digest(site.results.get(path))
-        entry = kept.get(path)
-        made_from = (page.digest, result, settings)
-        if entry is not None and entry[0] is info and entry[1:4] == made_from:
-            keys[path] = entry[4]
-        else:
-            keys[path] = page_key(site, path)
-            kept[path] = (info, *made_from, keys[path])
-    for path in set(kept) - set(keys):
-        del kept[path]
-    return keys
-
-
-def outputs(site: SiteContext, kept: PageKeys | None = None) -> list[Planned]:
-    """Every output of the site, each key ending with the renderer's code digest."""
-    keys = _page_keys(site, {} if kept is None else kept)
+def outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
+    """Every output of the site, each key ending with the renderer's code digest;
+    ``digests``: every page file's content digest."""
+    keys = _page_keys(site, digests)
     planned = [Planned("page:" + path, keys[path], "page", path) for path in site.wiki.pages]
     planned += [
         Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
@@ -104,11 +86,9 @@ def outputs(site: SiteContext, kept: PageKeys | None = None) -> list[Planned]:
     return [replace(item, key=OUTPUT.key(item.key)) for item in planned]
 
 
-def plan_site(
-    site: SiteContext, published: dict[str, Published], kept: PageKeys | None = None
-) -> Plan:
+def plan_site(site: SiteContext, published: dict[str, Published], digests: dict[str, str]) -> Plan:
     """The site's outputs, fresh or stale against the ``published`` site's record."""
-    planned = outputs(site, kept)
+    planned = outputs(site, digests)
     fresh: list[Planned] = []
     stale: list[Planned] = []
     for item in planned:

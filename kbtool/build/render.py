@@ -51,8 +51,11 @@ def stage(
         else:  # A file went missing from site/: render the output again.
             stale.append(item)
     reused = len(outputs)
-    bodies = fetch_bodies(run, loaded, [item.arg for item in stale if item.kind == "page"])
-    site = replace(site, bodies=bodies)
+    paths = [item.arg for item in stale if item.kind == "page"]
+    # What rendering the stale pages reads, read here before the workers fork.
+    loaded.pages.load(paths)
+    infos = {path: site.infos[path] for path in paths}
+    site = replace(site, bodies=fetch_bodies(run, loaded, paths), infos=infos)
     run.clock.lap("reuse")
     from kbtool.progress import Progress
 

@@ -20,9 +20,10 @@ from kbtool.store.db import Store
 from kbtool.timings import Timings
 
 if TYPE_CHECKING:
+    from kbtool.build.facts import Facts
     from kbtool.build.published import Published
     from kbtool.render.markdown import PageBody
-    from kbtool.render.site import PageInfo
+    from kbtool.render.site import Listing, PageInfo
 
 
 @dataclass
@@ -31,12 +32,14 @@ class Kept:
 
     #: path -> (key, (page, body or None))
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
-    #: path -> (key, what the site shows of the page)
+    #: path -> (its check record's key, what the checks of other pages may read of it)
+    facts: dict[str, tuple[str, Facts]] = field(default_factory=dict)
+    #: path -> (key, what the site shows of the page), for the pages read or made so far
     infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
+    #: path -> (key, what the indexes and the graph show of the page)
+    listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
-    #: each page's output key, with what it was made from (see kbtool.build.plan)
-    page_keys: dict[str, tuple[PageInfo, str, str, str, str]] = field(default_factory=dict)
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

@@ -9,10 +9,9 @@ from typing import Any
 
 from kbtool.build.load import Loaded, fetch_search_docs
 from kbtool.build.run import Run
-from kbtool.wiki import Wiki
 
 
-def index_site(run: Run, wiki: Wiki, loaded: Loaded, staging: Path) -> Any:
+def index_site(run: Run, loaded: Loaded, staging: Path) -> Any:
     """Write ``staging/search/``; the index's figures, as JSON."""
     from kbtool.search.site import build_search
 
@@ -20,6 +19,7 @@ def index_site(run: Run, wiki: Wiki, loaded: Loaded, staging: Path) -> Any:
         return fetch_search_docs(run, loaded, paths)
 
     labels = run.config.type_labels
-    stats = build_search(wiki, staging, run.config.site_path, fetch, labels)
+    digests = run.snapshot.digests()
+    stats = build_search(digests, staging, run.config.site_path, fetch, labels)
     run.clock.lap("search")
     return stats.to_json()

@@ -7,12 +7,12 @@ the holes of the body its page worker rendered.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
 from kbtool.build.cells import run_cells
-from kbtool.build.check import CheckRun, check_wiki
+from kbtool.build.check import CheckRun, check_wiki, keep_facts
 from kbtool.build.load import Loaded, load_pages
 from kbtool.build.lock import build_lock
 from kbtool.build.plan import Plan, plan_site
@@ -86,13 +86,17 @@ def build_site(
         forget_build(run)
         loaded = _load(run)
         checked = _gate(run, loaded, report)
-        results = _cells(run, checked.wiki, report) if checked is not None else None
-        if checked is None or results is None:
+        if checked is None:
+            return report
+        # The check's wiki, with the real pages (each read when a stage asks for it).
+        wiki = checked.wiki.with_pages(loaded.pages)
+        results = _cells(run, wiki, checked, report)
+        if results is None:
             return report
         published = {} if full else load_published(store, site_dir, run.kept.published)
-        infos = site_infos(run, checked.wiki, checked)
-        site = SiteContext(config, checked.wiki, infos, results)
-        plan = plan_site(site, published, run.kept.page_keys)
+        facts = site_infos(run, wiki, checked)
+        site = SiteContext(config, wiki, facts.infos, facts.listings, results)
+        plan = plan_site(site, published, run.snapshot.digests())
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         published = _stage_and_publish(run, site, plan, published, loaded, report)
@@ -109,8 +113,9 @@ def keep_warm(config: Config, kept: Kept) -> None:
     with open_store(config.cache_path) as store:
         # One process: this may run in a thread, which must not fork workers.
         run = new_run(config, store, jobs=1, kept=kept)
-        loaded = load_pages(run, with_bodies=True)
-        keep_infos(run, Wiki(config, loaded.pages, list(run.snapshot.unreadable)))
+        pages = dict(load_pages(run, with_bodies=True).pages.items())  # read them all now
+        keep_infos(run, Wiki(config, pages, list(run.snapshot.unreadable)))
+        keep_facts(run)
         kept.published = load_published(store, config.site_path)
 
 
@@ -140,7 +145,7 @@ def _stage_and_publish(
         if report.errors:
             return published
         if run.config.search:
-            report.search = index_site(run, site.wiki, loaded, staging)
+            report.search = index_site(run, loaded, staging)
         publish(run, staging, staged.outputs, published)
         report.ok = report.published = True
         return staged.outputs
@@ -159,16 +164,18 @@ def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
     error stops the build."""
     report.pages = len(loaded.pages)
     checked = check_wiki(run, pages=loaded.pages)
-    checked = replace(checked, wiki=checked.wiki.with_pages(loaded.pages))
-    found = checked.diagnostics + diagram_diagnostics(checked.wiki)
+    found = checked.diagnostics + diagram_diagnostics(loaded.pages)
     report.diagnostics = filter_diagnostics(found, run.config)
     run.clock.lap("check")
     return None if report.errors else checked
 
 
-def _cells(run: Run, wiki: Wiki, report: BuildReport) -> dict[str, PageResult] | None:
+def _cells(
+    run: Run, wiki: Wiki, checked: CheckRun, report: BuildReport
+) -> dict[str, PageResult] | None:
     """The cells' results; None if one failed, which stops the build."""
-    results = run_cells(run, wiki)
+    runs = [path for path, facts in checked.facts.items() if facts.runs_cells]
+    results = run_cells(run, wiki, runs)
     report.failed_cells = [r for r in results.values() if r.status == "failed"]
     run.clock.lap("cells")
     return None if report.failed_cells else results

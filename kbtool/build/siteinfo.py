@@ -1,6 +1,7 @@
 """Stage 5a, site facts: what the site shows of each page beyond its body (its ``PageInfo``:
-title, type, tags, related and sources entries, backlinks, neighbours, linked titles),
-computed again only for the pages an edit can change.
+title, type, tags, related and sources entries, backlinks, neighbours, linked titles) and the
+small part of it that the indexes and the graph show (its ``Listing``), computed again only
+for the pages an edit can change.
 
 A page's PageInfo depends on its own file and on facts of the pages its links reach and that
 reach it. So after an edit it is computed again for:
@@ -14,89 +15,181 @@ reach it. So after an edit it is computed again for:
 - any page without a valid record (its key holds the file's digest and the settings).
 
 Everything else comes from records (or from what ``serve`` kept), never by resolving the
-links of the whole wiki. Tests compare the result with a clean build on random edits.
+links of the whole wiki: every page's listing, and a PageInfo only when its page is rendered.
+Tests compare the result with a clean build on random edits.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+
 from kbtool.build.check import CheckRun
 from kbtool.build.run import Run
-from kbtool.render.site import PageInfo, collect, collect_pages, ref_of
+from kbtool.render import urls
+from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages, ref_of
 from kbtool.report.graph import EDGE_KINDS
-from kbtool.store.records import INFO
+from kbtool.store.db import Store
+from kbtool.store.records import INFO, LISTING
 from kbtool.wiki import ResolvedLink, Wiki
 
 
-def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
-    """Every page's PageInfo, by path, in the wiki's order."""
+@dataclass(frozen=True)
+class SiteFacts:
+    """Every page's PageInfo (read when asked for) and listing, by path."""
+
+    infos: Mapping[str, PageInfo]
+    listings: dict[str, Listing]
+
+
+def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
+    """Every page's site facts, in the wiki's order."""
     keys = _keys(run, wiki)
     marked, near = run.store.pending()
     # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
     # links is cheaper than asking the link table page by page.
     most = 2 * len(marked) > len(wiki.pages)
     if most or not (run.use_store and checked.links_stored):
-        infos = collect(wiki)
-        _save(run, infos, keys, marked)
-        run.kept.infos = {path: (keys[path], info) for path, info in infos.items()}
-        return infos
-    previous = _previous(run, wiki, keys)
+        fresh = collect(wiki)
+        listings = _save(run, fresh, keys, marked)
+        return SiteFacts(fresh, listings)
+    refs = _refs(wiki, checked)
+    previous = _previous(run, keys, refs)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
     for frm, to, _ in run.store.edges_touching(marked):
         affected.update((frm, to))
-    affected = {path for path in affected if path in wiki.pages}
+    fresh = _collect(run, wiki, checked, sorted(p for p in affected if p in wiki.pages), refs)
+    made = _save(run, fresh, keys, marked)
+    listings = {path: made[path] if path in made else previous[path] for path in wiki.pages}
+
+    def make(path: str) -> PageInfo:  # a record that cannot be read: made again
+        return _collect(run, wiki, checked, [path], refs)[path]
+
+    infos = StoredInfos(fresh, keys, refs, run, make)
+    return SiteFacts(infos, listings)
+
+
+def _collect(
+    run: Run, wiki: Wiki, checked: CheckRun, paths: list[str], refs: dict[str, Ref]
+) -> dict[str, PageInfo]:
+    """The PageInfo of ``paths``, from the link table and their links, resolved by the check's
+    wiki (whose other pages are stand-ins: no other page is read)."""
+    resolver, pages = checked.wiki, wiki.pages
     links = [
-        ResolvedLink(page, link, wiki.resolve(page, link))
-        for page in (wiki.pages[path] for path in sorted(affected))
+        ResolvedLink(page, link, resolver.resolve(page, link))
+        for page in (pages[path] for path in paths)
         for link in page.links
     ]
     touching = dict.fromkeys(
-        (frm, to, EDGE_KINDS[kind]) for frm, to, kind in run.store.edges_touching(affected)
+        (frm, to, EDGE_KINDS[kind]) for frm, to, kind in run.store.edges_touching(set(paths))
     )
-    fresh = collect_pages(wiki, sorted(affected), touching, links)
-    _save(run, fresh, keys, marked)
-    infos = {path: fresh[path] if path in fresh else previous[path] for path in wiki.pages}
-    run.kept.infos = {path: (keys[path], info) for path, info in infos.items()}
-    return infos
+    return collect_pages(wiki, paths, touching, links, refs)
+
+
+class StoredInfos(Mapping[str, PageInfo]):
+    """Every page's PageInfo: the ones made now, the others read from the store (or from what
+    ``serve`` kept) when first asked for."""
+
+    def __init__(
+        self,
+        fresh: dict[str, PageInfo],
+        keys: dict[str, str],
+        refs: Mapping[str, Ref],
+        run: Run,
+        make: Callable[[str], PageInfo],
+    ) -> None:
+        self._infos = dict(fresh)
+        self._keys, self._refs, self._make = keys, refs, make
+        self._store, self._kept = run.store, run.kept.infos
+
+    def __getitem__(self, path: str) -> PageInfo:
+        if path not in self._infos:
+            if path not in self._keys:
+                raise KeyError(path)
+            self._infos[path] = self._read(path)
+        return self._infos[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def _read(self, path: str) -> PageInfo:
+        key = self._keys[path]
+        kept = self._kept.get(path)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        info = _decoded(self._store, path, key, self._refs) or self._make(path)
+        self._kept[path] = (key, info)
+        return info
+
+
+def _decoded(store: Store, path: str, key: str, refs: Mapping[str, Ref]) -> PageInfo | None:
+    for name, (stored_key, value) in store.some(INFO, [path]).items():
+        if name == path and stored_key == key:
+            try:
+                return PageInfo.from_record(path, INFO.codec.decode(value), refs)
+            except (KeyError, ValueError, TypeError, IndexError):  # damaged or foreign
+                return None
+    return None
 
 
 def keep_infos(run: Run, wiki: Wiki) -> None:
-    """Put every page's stored PageInfo that is still valid into :attr:`Run.kept`, without
+    """Put every page's stored listing that is still valid into :attr:`Run.kept`, without
     computing any (for a long-running process, before its first rebuild)."""
-    keys = _keys(run, wiki)
-    found = _previous(run, wiki, keys)
-    run.kept.infos = {path: (keys[path], info) for path, info in found.items()}
+    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
+    _previous(run, _keys(run, wiki), refs)
 
 
 def _keys(run: Run, wiki: Wiki) -> dict[str, str]:
     """Each page's site-facts record key: its file's digest and the settings."""
     settings = run.config.fingerprint()
-    return {path: INFO.key(page.digest, settings) for path, page in wiki.pages.items()}
+    digests = run.snapshot.digests()
+    return {path: INFO.key(digests[path], settings) for path in wiki.pages}
 
 
-def _previous(run: Run, wiki: Wiki, keys: dict[str, str]) -> dict[str, PageInfo]:
-    """The stored (or kept) PageInfo of each page whose record is still valid."""
-    stored_keys = run.store.keys(INFO)
-    kept = run.kept.infos
+def _refs(wiki: Wiki, checked: CheckRun) -> dict[str, Ref]:
+    """Every page as other pages show it, from the check's facts (no page is read)."""
+    facts = checked.facts
+    return {
+        path: Ref(path, urls.page_output(path), facts[path].title, facts[path].type)
+        for path in wiki.pages
+    }
+
+
+def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[str, Listing]:
+    """The stored (or kept) listing of each page whose record is still valid."""
+    stored_keys = run.store.keys(LISTING)
+    kept = run.kept.listings
     found = {
-        path: info
-        for path, (key, info) in kept.items()
-        if keys.get(path) == key and stored_keys.get(path) == key
+        path: listing
+        for path, (key, listing) in kept.items()
+        if keys.get(path) == key and stored_keys.get(path) == key and listing.ref == refs[path]
     }
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
-    if not wanted:
-        return found
-    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
-    for path, (_, value) in run.store.some(INFO, wanted).items():
+    for path, (_, value) in run.store.some(LISTING, wanted).items():
         try:
-            found[path] = PageInfo.from_record(path, INFO.codec.decode(value), refs)
-        except (KeyError, ValueError, TypeError, IndexError):  # damaged or foreign: made again
+            found[path] = Listing.from_record(refs[path], LISTING.codec.decode(value))
+        except (KeyError, ValueError, TypeError):  # damaged or foreign: made again
             continue
+        kept[path] = (keys[path], found[path])
     return found
 
 
-def _save(run: Run, infos: dict[str, PageInfo], keys: dict[str, str], marked: set[str]) -> None:
-    """Store ``infos``, and take the marks of the pages they were made for."""
-    rows = [(path, keys[path], INFO.codec.encode(info.record())) for path, info in infos.items()]
+def _save(
+    run: Run, infos: dict[str, PageInfo], keys: dict[str, str], marked: set[str]
+) -> dict[str, Listing]:
+    """Store ``infos`` and their listings (kept too), and take the marks of the pages they
+    were made for; the listings."""
+    listings = {path: Listing.of(info) for path, info in infos.items()}
+    info_rows = [(p, keys[p], INFO.codec.encode(info.record())) for p, info in infos.items()]
+    rows = [(p, keys[p], LISTING.codec.encode(item.record())) for p, item in listings.items()]
     with run.store.transaction():
-        run.store.put(INFO, rows)
+        run.store.put(INFO, info_rows)
+        run.store.put(LISTING, rows)
         run.store.clear_pending(marked)
+    for path, info in infos.items():
+        run.kept.infos[path] = (keys[path], info)
+        run.kept.listings[path] = (keys[path], listings[path])
+    return listings

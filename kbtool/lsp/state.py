@@ -93,7 +93,7 @@ class WikiState:
     def check(self) -> dict[str, list[Diagnostic]]:
         """Check the wiki as the editor sees it; every path's diagnostics."""
         run = new_run(self.config, self.store, snapshot=self.snapshot(), kept=self.kept)
-        pages = load_pages(run).pages
+        pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
         # Between two keystrokes only a buffer changed: the disk's files are as last read.
         result = check_wiki(run, pages=pages, stats=self._disk_changed)
         self._disk_changed = False

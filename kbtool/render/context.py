@@ -3,7 +3,7 @@ results, UI strings, and the variables every template gets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -14,7 +14,7 @@ from kbtool.render import urls
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
-from kbtool.render.site import PageInfo
+from kbtool.render.site import Listing, PageInfo
 from kbtool.wiki import Wiki
 
 
@@ -22,7 +22,10 @@ from kbtool.wiki import Wiki
 class SiteContext:
     config: Config
     wiki: Wiki
-    infos: dict[str, PageInfo]
+    #: what the site shows of each page beyond its body: read when a page is rendered
+    infos: Mapping[str, PageInfo]
+    #: what the indexes and the graph show of every page
+    listings: Mapping[str, Listing]
     results: dict[str, PageResult]
     #: the bodies of the pages to render, rendered when they were parsed, with holes to fill
     bodies: dict[str, PageBody] = field(default_factory=dict)
@@ -72,6 +75,11 @@ class SiteContext:
         """What every page's key shares: every setting (the renderer's code is in every
         output record's key: :data:`kbtool.store.records.OUTPUT`)."""
         return self._common_key
+
+    @cached_property
+    def common_key_bytes(self) -> bytes:
+        """:meth:`common_key` as bytes, made once for every page's key."""
+        return repr(self.common_key()).encode()
 
     @cached_property
     def _common_key(self) -> tuple[Any, ...]:

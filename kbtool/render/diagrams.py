@@ -12,11 +12,12 @@ the package build puts that folder in the wheel.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from html import escape
 
 from kbtool.diagnostics import Diagnostic
+from kbtool.model import Page
 from kbtool.render.templates import RENDER_DIR
-from kbtool.wiki import Wiki
 
 VENDOR_DIR = RENDER_DIR / "vendor"
 MERMAID = VENDOR_DIR / "mermaid.min.js"
@@ -46,22 +47,22 @@ def vendor_files() -> dict[str, bytes]:
     }
 
 
-def diagram_diagnostics(wiki: Wiki) -> list[Diagnostic]:
+def diagram_diagnostics(pages: Mapping[str, Page]) -> list[Diagnostic]:
     """One KB510 warning when pages have diagrams but Mermaid is not installed."""
     if MERMAID.is_file():
         return []
     found = [
         (page.path, cell.fence_line)
-        for page in sorted(wiki.pages.values(), key=lambda p: p.path)
+        for page in sorted(pages.values(), key=lambda p: p.path)
         for cell in page.cells
         if cell.language == "mermaid"
     ]
     if not found:
         return []
     path, line = found[0]
-    pages = len({p for p, _ in found})
+    count = len({p for p, _ in found})
     message = (
-        f"{len(found)} Mermaid diagram(s) on {pages} page(s) will show as source: Mermaid is not "
+        f"{len(found)} Mermaid diagram(s) on {count} page(s) will show as source: Mermaid is not "
         "installed in kbtool/render/vendor/ (`make` runs `npm ci` and copies it there)"
     )
     return [Diagnostic(path, line, 1, "KB510", "warning", message)]

@@ -38,14 +38,15 @@ class GraphData:
 
 
 def graph_data(site: SiteContext) -> GraphData:
-    paths = sorted(site.infos)
+    listings = site.listings
+    paths = sorted(listings)
     index = {path: i for i, path in enumerate(paths)}
     # Every link between two pages is some page's backlink.
-    pairs = sorted({(index[b.path], index[p]) for p in paths for b in site.infos[p].backlinks})
+    pairs = sorted({(index[b], index[p]) for p in paths for b in listings[p].backlinks})
     return GraphData(
         paths,
-        [site.infos[p].ref.title for p in paths],
-        [site.infos[p].ref.type for p in paths],
+        [listings[p].ref.title for p in paths],
+        [listings[p].ref.type for p in paths],
         pairs,
     )
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
-from kbtool.render.site import PageInfo
+from kbtool.render.site import Listing
 
 RECENT = 20
 HOME_TAGS = 80
@@ -42,7 +42,7 @@ class IndexPage:
         return environment().get_template(self.template).render(variables)
 
 
-def _entry(info: PageInfo, from_output: str, type_label: str | None = None) -> dict[str, str]:
+def _entry(info: Listing, from_output: str, type_label: str | None = None) -> dict[str, str]:
     return {
         "title": info.ref.title,
         "url": urls.href(from_output, info.ref.output),
@@ -52,7 +52,7 @@ def _entry(info: PageInfo, from_output: str, type_label: str | None = None) -> d
     }
 
 
-def _by_title(infos: list[PageInfo]) -> list[PageInfo]:
+def _by_title(infos: list[Listing]) -> list[Listing]:
     return sorted(infos, key=lambda i: (i.ref.title.lower(), i.ref.path))
 
 
@@ -65,12 +65,12 @@ def _list_page(
 
 def index_pages(site: SiteContext) -> list[IndexPage]:
     t = site.t
-    infos = list(site.infos.values())
+    infos = list(site.listings.values())
     wiki_infos = [i for i in infos if i.ref.type != "source"]
     source_infos = [i for i in infos if i.ref.type == "source"]
     out: list[IndexPage] = []
 
-    by_type: dict[str, list[PageInfo]] = defaultdict(list)
+    by_type: dict[str, list[Listing]] = defaultdict(list)
     for info in wiki_infos:
         by_type[info.ref.type].append(info)
     type_names = list(site.config.types) + sorted(
@@ -82,7 +82,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
         title = t("type_title", type=site.type_label(name))
         out.append(_list_page(output, title, entries, show_type=False))
 
-    tag_pages: dict[str, list[PageInfo]] = defaultdict(list)
+    tag_pages: dict[str, list[Listing]] = defaultdict(list)
     for info in infos:
         for tag in info.tags:
             tag_pages[tag].append(info)
@@ -91,7 +91,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
         entries = [_entry(i, output, site.type_label(i.ref.type)) for i in _by_title(tagged)]
         out.append(_list_page(output, t("tag_title", tag=tag), entries, show_type=True))
 
-    def folder(info: PageInfo) -> str:
+    def folder(info: Listing) -> str:
         rest = info.ref.path.removeprefix(site.config.sources.rstrip("/") + "/")
         return rest.split("/", 1)[0] if "/" in rest else ""
 
@@ -141,7 +141,7 @@ def sitemap(site: SiteContext, index_outputs: list[str]) -> IndexPage:
     URLs relative to the site root, which crawlers ignore but tools can still read."""
     base = site.config.base_url.rstrip("/") + "/" if site.config.base_url else ""
     entries = [(base + quote(output, safe="/"), "") for output in sorted(index_outputs)]
-    for info in sorted(site.infos.values(), key=lambda i: i.ref.output):
+    for info in sorted(site.listings.values(), key=lambda i: i.ref.output):
         entries.append(
             (
                 base + quote(info.ref.output, safe="/"),

@@ -44,16 +44,15 @@ def result_digest(result: PageResult | None) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def page_key(site: SiteContext, path: str) -> str:
-    """Everything the page's HTML depends on: its file, what it shows of other pages (titles
-    of related pages, sources, backlinks, neighbours), its cell results, the settings and the
-    renderer itself."""
-    page = site.wiki.pages[path]
-    digest = hashlib.blake2b(repr(site.common_key()).encode(), digest_size=16)
-    digest.update(page.digest.encode())
-    digest.update(site.infos[path].key_bytes())
-    digest.update(result_digest(site.results.get(path)).encode())
-    return digest.hexdigest()
+def page_key(site: SiteContext, path: str, digest: str) -> str:
+    """Everything the page's HTML depends on: its file (``digest``), what it shows of other
+    pages (titles of related pages, sources, backlinks, neighbours: its PageInfo, whose
+    digest its listing holds), its cell results, the settings and the renderer itself."""
+    key = hashlib.blake2b(site.common_key_bytes, digest_size=16)
+    key.update(digest.encode())
+    key.update(site.listings[path].info_digest.encode())
+    key.update(result_digest(site.results.get(path)).encode())
+    return key.hexdigest()
 
 
 def _toc(headings: tuple[Heading, ...]) -> str:

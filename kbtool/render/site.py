@@ -6,6 +6,7 @@ on these values of *other* pages, so they are also what its incremental-build ke
 
 from __future__ import annotations
 
+import hashlib
 import marshal
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
@@ -124,6 +125,40 @@ class PageInfo:
         return marshal.dumps(self.parts(), 2)
 
 
+@dataclass(frozen=True, slots=True)
+class Listing:
+    """What the indexes, the sitemap and the graph show of a page (a part of its PageInfo),
+    and the digest of its whole PageInfo (for the page's key): small, so that a build reads
+    every page's listing, never every PageInfo."""
+
+    ref: Ref
+    summary: str
+    updated: str
+    tags: tuple[str, ...]
+    #: the paths of the pages that link to it
+    backlinks: tuple[str, ...]
+    info_digest: str
+
+    @classmethod
+    def of(cls, info: PageInfo) -> Listing:
+        digest = hashlib.blake2b(info.key_bytes(), digest_size=16).hexdigest()
+        backlinks = tuple(r.path for r in info.backlinks)
+        return cls(info.ref, info.summary, info.updated, info.tags, backlinks, digest)
+
+    def record(self) -> list[Any]:
+        """What a store record keeps (its ref comes from the page, as for a PageInfo)."""
+        return [self.summary, self.updated, self.tags, self.backlinks, self.info_digest]
+
+    @classmethod
+    def from_record(cls, ref: Ref, data: Any) -> Listing:
+        """The listing from its :meth:`record`; raises ValueError or TypeError for a record
+        that is not one."""
+        summary, updated, tags, backlinks, digest = data
+        if not isinstance(digest, str):
+            raise TypeError("not a listing record")
+        return cls(ref, str(summary), str(updated), tuple(tags), tuple(backlinks), digest)
+
+
 def _text(value: Any) -> str:
     """A frontmatter value as one line of text (dates may be strings or date objects)."""
     if value is None:
@@ -155,10 +190,12 @@ def collect_pages(
     paths: Iterable[str],
     touching: Iterable[tuple[str, str, str]],
     links: Iterable[ResolvedLink],
+    known: Mapping[str, Ref] | None = None,
 ) -> dict[str, PageInfo]:
     """The :class:`PageInfo` of ``paths``, from ``touching``, every edge (from, to, kind) that
-    starts or ends at one of them, and ``links``, every resolved link of them."""
-    refs: dict[str, Ref] = {}
+    starts or ends at one of them, and ``links``, every resolved link of them; other pages'
+    refs from ``known``, else from the pages."""
+    refs: dict[str, Ref] = dict(known or {})
 
     def ref(path: str) -> Ref:
         if path not in refs:

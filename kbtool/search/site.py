@@ -8,7 +8,7 @@ its SearchDoc from the live index; the others' come from the load stage (``fetch
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,6 @@ from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
 from kbtool.store.records import SEARCH
-from kbtool.wiki import Wiki
 
 #: Which page content each SearchDoc of the index was made from: path -> [digest, id].
 ORIGINS = "origins.json"
@@ -54,35 +53,40 @@ def _reader(old: Path | None) -> PageReader | None:
 Fetch = Callable[[list[str]], dict[str, SearchDoc]]
 
 
-def search_docs(wiki: Wiki, old: Path | None, fetch: Fetch) -> dict[str, SearchDoc]:
+def search_docs(digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> dict[str, SearchDoc]:
     """Every page's SearchDoc, taken from the index in ``old`` where the page is unchanged,
     else from ``fetch(paths)``."""
     previous = _previous(old)
     reader = _reader(old) if previous else None
     docs: dict[str, SearchDoc] = {}
-    for path, page in wiki.pages.items():
+    for path, digest in digests.items():
         row = previous.get(path)
-        if reader and isinstance(row, list) and len(row) == 2 and row[0] == page.digest:
+        if reader and isinstance(row, list) and len(row) == 2 and row[0] == digest:
             doc = reader.doc(int(row[1]))
             if doc is not None and doc.path == path:
                 docs[path] = doc
-    docs.update(fetch([path for path in wiki.pages if path not in docs]))
-    return {path: docs[path] for path in wiki.pages}
+    docs.update(fetch([path for path in digests if path not in docs]))
+    return {path: docs[path] for path in digests}
 
 
 def build_search(
-    wiki: Wiki, staging: Path, live: Path, fetch: Fetch, labels: dict[str, str] | None = None
+    digests: Mapping[str, str],
+    staging: Path,
+    live: Path,
+    fetch: Fetch,
+    labels: dict[str, str] | None = None,
 ) -> SearchStats:
-    """Write the index of ``wiki`` into ``staging/search``, updating the live site's;
+    """Write the index of the pages (path -> content ``digests``) into ``staging/search``,
+    updating the live site's;
     ``labels`` are what the site calls the page types (``type-labels``)."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
-    docs = search_docs(wiki, old_dir, fetch)
+    docs = search_docs(digests, old_dir, fetch)
     folder = staging / layout.FOLDER
     stats = write_search_index(docs, folder, old_dir, labels)
     data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
     rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
-    origins = {path: [page.digest, rows[path][0]] for path, page in wiki.pages.items()}
+    origins = {path: [digest, rows[path][0]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
     return stats

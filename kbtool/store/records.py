@@ -105,10 +105,17 @@ CHECK = RecordKind(
     "kbtool.build.check",
     per_page=True,
 )
-FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.build.check", per_page=True)
+FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.build.facts", per_page=True)
 INFO = RecordKind(
     "info",
     "the file's content digest, the settings (and valid only while the page's check is)",
+    JSON,
+    "kbtool.build.siteinfo",
+    per_page=True,
+)
+LISTING = RecordKind(
+    "listing",
+    "as its page's info record's",
     JSON,
     "kbtool.build.siteinfo",
     per_page=True,
@@ -149,6 +156,7 @@ KINDS: tuple[RecordKind, ...] = (
     CHECK,
     FACTS,
     INFO,
+    LISTING,
     STAT,
     RESULT,
     OUTPUT,

@@ -1,0 +1,68 @@
+"""A page's facts: what the checks of other pages may read of it (its kind, title, heading
+slugs, ingestion date), and what a build needs of a page it does not read (its type, whether
+it runs cells). A stand-in page made of them answers link resolution as the page would.
+Every run reads every page's facts, so their record is a few strings joined by NUL.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass, field
+
+from kbtool.checks.stale import source_date_of
+from kbtool.config import Config
+from kbtool.execute.plan import should_run
+from kbtool.model import Page
+from kbtool.parse.fields import page_type
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the checks of other pages may read of a page; and, not compared (no check reads
+    them), what a build needs of a page it does not read: its type and whether it runs cells."""
+
+    kind: str
+    title: str
+    slugs: tuple[str, ...]
+    #: a source page's ingestion date (``source-date``), ISO, or ""
+    ingested: str = ""
+    type: str = field(default="", compare=False)
+    runs_cells: bool = field(default=False, compare=False)
+
+    @classmethod
+    def of(cls, config: Config, page: Page, data: bytes) -> Facts:
+        found = source_date_of(config, page, lambda: data)
+        ingested = found.when.isoformat() if found is not None and found.when else ""
+        slugs = tuple(sorted(page.slugs))
+        runs = should_run(config, page)
+        return cls(page.kind, page.title, slugs, ingested, page_type(page), runs)
+
+    def stand_in(self, path: str) -> Page:
+        """A page that answers link resolution as the real one would, and nothing more."""
+        return Page(path, self.kind, "", self.title, None, slugs=frozenset(self.slugs))  # type: ignore[arg-type]
+
+    def provided(self, path: str) -> set[str]:
+        """The fact names this page's existence and facts answer."""
+        stem = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        return {
+            f"path:{path}",
+            f"stem:{stem}",
+            f"title:{self.title.lower()}",
+            f"folder:{posixpath.dirname(path)}",
+        }
+
+
+def decode_facts(data: bytes) -> Facts | None:
+    """Facts stored as their fields joined by NUL, which no title or slug holds: every run
+    reads the facts of every page, so they must decode fast."""
+    try:
+        kind, title, ingested, type_, runs, *slugs = data.decode("utf-8").split("\x00")
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1")
+
+
+def encode_facts(facts: Facts) -> bytes:
+    runs = "1" if facts.runs_cells else ""
+    fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, *facts.slugs]
+    return "\x00".join(fields).encode("utf-8")
