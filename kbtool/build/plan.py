@@ -4,6 +4,7 @@ the outputs the published site already has (fresh) and the ones to render (stale
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -39,9 +40,12 @@ class Plan:
 
     def nothing_to_do(self, published: dict[str, Published], site_dir: Path) -> bool:
         """Every output is fresh, none was dropped, and every file is still in ``site_dir``."""
-        complete = all((site_dir / f).is_file() for r in published.values() for f in r.files)
-        names = {item.name for item in self.outputs}
-        return not self.stale and set(published) == names and complete
+        if self.stale or set(published) != {item.name for item in self.outputs}:
+            return False
+        site = str(site_dir)
+        return all(
+            os.path.isfile(os.path.join(site, f)) for r in published.values() for f in r.files
+        )
 
 
 def _digest(data: str | bytes) -> str:

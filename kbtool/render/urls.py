@@ -9,6 +9,7 @@ and (where the browser allows it) from ``file://``. A page keeps its repository 
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from urllib.parse import quote
 
 from kbtool.parse.slugs import slugify
@@ -57,8 +58,15 @@ def href(from_output: str, to_output: str, anchor: str | None = None) -> str:
     """
     if to_output == from_output and anchor:
         return "#" + quote(anchor, safe="")
-    url = quote(_relative(from_output, to_output), safe="/")
+    url = _quoted(_relative(from_output, to_output))
     return url + ("#" + quote(anchor, safe="") if anchor else "")
+
+
+@lru_cache(maxsize=1 << 16)
+def _quoted(relative: str) -> str:
+    """A relative URL percent-encoded: the indexes link to every page from folders of the
+    same depth, so most are asked for again."""
+    return quote(relative, safe="/")
 
 
 def _relative(from_output: str, to_output: str) -> str:
