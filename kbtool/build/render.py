@@ -14,6 +14,7 @@ from kbtool.build.plan import Plan, Planned
 from kbtool.build.publish import reuse_file, write_file
 from kbtool.build.published import Published, stat_signature
 from kbtool.build.run import Run
+from kbtool.build.siteinfo import StoredInfos
 from kbtool.build.workers import chunked
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_layout, graph_script
@@ -54,7 +55,7 @@ def stage(
     paths = [item.arg for item in stale if item.kind == "page"]
     # What rendering the stale pages reads, read here before the workers fork.
     loaded.pages.load(paths)
-    infos = {path: site.infos[path] for path in paths}
+    infos = site.infos.load(paths) if isinstance(site.infos, StoredInfos) else site.infos
     site = replace(site, bodies=fetch_bodies(run, loaded, paths), infos=infos)
     run.clock.lap("reuse")
     from kbtool.progress import Progress

@@ -21,7 +21,8 @@ Tests compare the result with a clean build on random edits.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+import contextlib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from kbtool.build.check import CheckRun
@@ -115,24 +116,35 @@ class StoredInfos(Mapping[str, PageInfo]):
     def __len__(self) -> int:
         return len(self._keys)
 
+    def load(self, paths: Iterable[str]) -> dict[str, PageInfo]:
+        """The PageInfo of ``paths``, the ones not at hand read in one query."""
+        wanted = [p for p in paths if p not in self._infos]
+        for path in wanted:
+            kept = self._kept.get(path)
+            if kept is not None and kept[0] == self._keys[path]:
+                self._infos[path] = kept[1]
+        rest = [p for p in wanted if p not in self._infos]
+        found = _decoded(self._store, rest, self._keys, self._refs)
+        for path in rest:
+            info = found.get(path) or self._make(path)
+            self._infos[path] = info
+            self._kept[path] = (self._keys[path], info)
+        return {path: self[path] for path in paths}
+
     def _read(self, path: str) -> PageInfo:
-        key = self._keys[path]
-        kept = self._kept.get(path)
-        if kept is not None and kept[0] == key:
-            return kept[1]
-        info = _decoded(self._store, path, key, self._refs) or self._make(path)
-        self._kept[path] = (key, info)
-        return info
+        return self.load([path])[path]
 
 
-def _decoded(store: Store, path: str, key: str, refs: Mapping[str, Ref]) -> PageInfo | None:
-    for name, (stored_key, value) in store.some(INFO, [path]).items():
-        if name == path and stored_key == key:
-            try:
-                return PageInfo.from_record(path, INFO.codec.decode(value), refs)
-            except (KeyError, ValueError, TypeError, IndexError):  # damaged or foreign
-                return None
-    return None
+def _decoded(
+    store: Store, paths: list[str], keys: dict[str, str], refs: Mapping[str, Ref]
+) -> dict[str, PageInfo]:
+    """The stored PageInfo of each of ``paths`` whose record is valid and can be read."""
+    found = {}
+    for path, (stored_key, value) in store.some(INFO, paths).items():
+        if stored_key == keys.get(path):
+            with contextlib.suppress(KeyError, ValueError, TypeError, IndexError):
+                found[path] = PageInfo.from_record(path, INFO.codec.decode(value), refs)
+    return found
 
 
 def keep_infos(run: Run, wiki: Wiki) -> None:
