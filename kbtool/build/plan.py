@@ -7,28 +7,17 @@ import hashlib
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
+from kbtool.build.index_plan import index_outputs
+from kbtool.build.planned import Planned
 from kbtool.build.published import Published, stat_signature
-from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
-from kbtool.render.graphpage import graph_data, graph_page
 from kbtool.render.highlight import stylesheet
-from kbtool.render.indexes import index_pages
 from kbtool.render.pages import page_key
 from kbtool.render.templates import ASSETS_DIR
+from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
-
-
-@dataclass(frozen=True)
-class Planned:
-    """One output of the site: a page, an index page, the graph data, an asset."""
-
-    name: str
-    key: str
-    kind: str  # "page" | "index" | "graph" | "static"
-    arg: Any
 
 
 @dataclass(frozen=True)
@@ -71,18 +60,12 @@ def _page_keys(site: SiteContext, digests: dict[str, str]) -> dict[str, str]:
     return {path: page_key(site, path, digests[path]) for path in site.wiki.pages}
 
 
-def outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
+def outputs(store: Store | None, site: SiteContext, digests: dict[str, str]) -> list[Planned]:
     """Every output of the site, each key ending with the renderer's code digest;
     ``digests``: every page file's content digest."""
     keys = _page_keys(site, digests)
     planned = [Planned("page:" + path, keys[path], "page", path) for path in site.wiki.pages]
-    planned += [
-        Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
-    ]
-    data = graph_data(site)
-    page = graph_page(site, data)
-    planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
-    planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
+    planned += index_outputs(store, site)
     planned += [
         Planned(name, _digest(content), "static", content)
         for name, content in static_files().items()
@@ -90,9 +73,12 @@ def outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
     return [replace(item, key=OUTPUT.key(item.key)) for item in planned]
 
 
-def plan_site(site: SiteContext, published: dict[str, Published], digests: dict[str, str]) -> Plan:
-    """The site's outputs, fresh or stale against the ``published`` site's record."""
-    planned = outputs(site, digests)
+def plan_site(
+    store: Store | None, site: SiteContext, published: dict[str, Published], digests: dict[str, str]
+) -> Plan:
+    """The site's outputs, fresh or stale against the ``published`` site's record
+    (``store``: None to trust no record)."""
+    planned = outputs(store, site, digests)
     fresh: list[Planned] = []
     stale: list[Planned] = []
     for item in planned:

@@ -8,9 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from kbtool.build.index_plan import with_data
 from kbtool.build.load import Loaded, fetch_bodies
 from kbtool.build.pageworker import renderer_failed
-from kbtool.build.plan import Plan, Planned
+from kbtool.build.plan import Plan
+from kbtool.build.planned import Planned
 from kbtool.build.publish import reuse_file, write_file
 from kbtool.build.published import Published, stat_signature
 from kbtool.build.run import Run
@@ -52,6 +54,7 @@ def stage(
         else:  # A file went missing from site/: render the output again.
             stale.append(item)
     reused = len(outputs)
+    stale = with_data(site, stale)
     paths = [item.arg for item in stale if item.kind == "page"]
     # What rendering the stale pages reads, read here before the workers fork.
     loaded.pages.load(paths)

@@ -96,7 +96,8 @@ def build_site(
         published = {} if full else load_published(store, site_dir, run.kept.published)
         facts = site_infos(run, wiki, checked)
         site = SiteContext(config, wiki, facts.infos, facts.listings, results)
-        plan = plan_site(site, published, run.snapshot.digests())
+        trusted = store if run.use_store else None
+        plan = plan_site(trusted, site, published, run.snapshot.digests())
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         published = _stage_and_publish(run, site, plan, published, loaded, report)

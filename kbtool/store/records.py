@@ -135,6 +135,13 @@ OUTPUT = RecordKind(
     "kbtool.build.render",
     per_page=False,
 )
+INDEXES = RecordKind(
+    "indexes",
+    "every page's path and site-facts digest, the settings",
+    JSON,
+    "kbtool.build.index_plan",
+    per_page=False,
+)
 PUBLISHED = RecordKind(
     "published", "the site folder", RAW, "kbtool.build.published", per_page=False
 )
@@ -160,6 +167,7 @@ KINDS: tuple[RecordKind, ...] = (
     STAT,
     RESULT,
     OUTPUT,
+    INDEXES,
     PUBLISHED,
     LAYOUT,
     UNCHANGED,

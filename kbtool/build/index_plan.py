@@ -1,0 +1,69 @@
+"""The index pages and the graph, planned: home, one page per type and per tag, sources,
+search, 404, the sitemap, the graph page and its data.
+
+They show nothing of a page but its listing, so while no page's listing changed (one digest
+of every page's path and PageInfo digest, with the settings) their keys are the last build's,
+read from one record: a build after an edit to a page's text does not make their data at
+all. It is made when one of them is to be rendered (:func:`with_data`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+from dataclasses import replace
+
+from kbtool.build.planned import Planned
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.graphpage import graph_data, graph_page
+from kbtool.render.indexes import index_pages
+from kbtool.store.db import Store
+from kbtool.store.records import INDEXES
+
+_NAME = "site"
+
+
+def index_outputs(store: Store | None, site: SiteContext) -> list[Planned]:
+    """The index pages and the graph with their keys; without their data when the keys are
+    the last build's (``store``: None to trust no record)."""
+    key = INDEXES.key(_listings_digest(site))
+    value = store.get(INDEXES, _NAME, key) if store is not None else None
+    if value is not None:
+        with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: made again
+            rows = INDEXES.codec.decode(value)
+            return [Planned(str(name), str(k), str(kind), None) for name, k, kind in rows]
+    planned = _made(site)
+    if store is not None:
+        rows = [[item.name, item.key, item.kind] for item in planned]
+        with store.transaction():
+            store.put(INDEXES, [(_NAME, key, INDEXES.codec.encode(rows))])
+    return planned
+
+
+def with_data(site: SiteContext, items: list[Planned]) -> list[Planned]:
+    """``items``, each index or graph among them that was planned without its data given it."""
+    if all(item.arg is not None or item.kind not in ("index", "graph") for item in items):
+        return items
+    made = {item.name: item.arg for item in _made(site)}
+    return [item if item.arg is not None else replace(item, arg=made[item.name]) for item in items]
+
+
+def _made(site: SiteContext) -> list[Planned]:
+    planned = [
+        Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
+    ]
+    data = graph_data(site)
+    page = graph_page(site, data)
+    planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
+    planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
+    return planned
+
+
+def _listings_digest(site: SiteContext) -> str:
+    """What every index and the graph depend on: the settings and every page's listing (its
+    PageInfo's digest covers the listing)."""
+    digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
+    for path, listing in site.listings.items():
+        digest.update(f"{path}\x00{listing.info_digest}\x00".encode())
+    return digest.hexdigest()
