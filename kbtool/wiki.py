@@ -10,8 +10,8 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import Enum
 from functools import cached_property
@@ -105,6 +105,19 @@ class Wiki:
             if name in self.__dict__:
                 wiki.__dict__[name] = self.__dict__[name]
         return wiki
+
+    def checking(self, paths: Iterable[str]) -> Wiki:
+        """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
+        and asked of the disk."""
+        wiki = replace(self, checked=frozenset(paths))
+        for name in _RESOLUTION_INDEXES:
+            if name in self.__dict__:
+                wiki.__dict__[name] = self.__dict__[name]
+        return wiki
+
+    def add_stats(self, stats: Mapping[str, Status]) -> None:
+        """Take what another process asked of the disk (see :attr:`stats`)."""
+        self._stat_cache.update(stats)
 
     @property
     def wiki_pages(self) -> list[Page]:

@@ -15,8 +15,6 @@ the same as a cold check's.
 from __future__ import annotations
 
 import hashlib
-import posixpath
-from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
@@ -24,15 +22,16 @@ from typing import Any
 
 from kbtool.build.facts import Facts, decode_facts, encode_facts
 from kbtool.build.load import counting, load_pages
+from kbtool.build.page_checks import check_pages
 from kbtool.build.run import OnProgress, Run
-from kbtool.checks import Enabled, graph_diagnostics, page_diagnostics
-from kbtool.checks.graph import PageLinks, page_links, stored_graph_diagnostics
+from kbtool.checks import graph_diagnostics
+from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
-from kbtool.wiki import ResolvedLink, Status, Wiki, stat_target
+from kbtool.wiki import Wiki, stat_target
 
 
 @dataclass
@@ -53,33 +52,6 @@ def _settings_key(config: Config, today: date) -> str:
     """What every page's check depends on beyond its file: the settings and the date."""
     text = repr((config.fingerprint(), today.isoformat()))
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-
-
-def _depends_on(item: ResolvedLink) -> set[str]:
-    """The facts that resolving (and checking) one link reads."""
-    link, target = item.link, item.target
-    if link.kind == "wikilink":
-        name = link.target.partition("#")[0].strip().removesuffix(".md").lower()
-        facts = {f"stem:{name}", f"title:{name}", "stems"}
-        if target.page is not None:
-            facts.add(f"path:{target.page.path}")
-        return facts
-    if target.status in (Status.EXTERNAL, Status.OUTSIDE) or target.path is None:
-        return set()
-    facts = {f"path:{target.path}"}
-    if target.page is None:
-        facts.add(f"stat:{target.path}")
-    if target.status is Status.MISSING:
-        stem = target.path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        facts |= {f"stem:{stem}", f"folder:{posixpath.dirname(target.path)}"}
-    return facts
-
-
-def _record(diagnostics: list[Diagnostic]) -> bytes:
-    """A page's diagnostics as JSON; empty (not even ``[]``) for a clean page, so that a run
-    reads only the records of pages that have something to report."""
-    rows = [[d.path, d.line, d.col, d.code, d.severity, d.message, d.fix] for d in diagnostics]
-    return CHECK.codec.encode(rows)
 
 
 def _unrecord(data: bytes) -> list[Diagnostic] | None:
@@ -146,7 +118,8 @@ def check_wiki(
     )
     enabled = enabled_codes(config, (), ())
     keys = {path: CHECK.key(settings, digests[path]) for path in stale}
-    diagnostics, rows, deps, links = _check_pages(wiki, stale, keys, enabled, checking)
+    checked = check_pages(run, wiki, stale, keys, enabled, checking)
+    diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
     for path, value in store.nonempty(CHECK).items():
         if path in stale or path not in digests:
             continue
@@ -213,35 +186,6 @@ def _changed_stats(store: Store, root: str) -> set[str]:
         for name, (status, _) in store.all(STAT).items()
         if stat_target(root, name).value != status
     }
-
-
-def _check_pages(
-    wiki: Wiki,
-    stale: set[str],
-    keys: dict[str, str],
-    enabled: Enabled,
-    progress: OnProgress | None,
-) -> tuple[
-    list[Diagnostic], list[tuple[str, str, bytes]], dict[str, set[str]], dict[str, PageLinks]
-]:
-    """Run the page checks on the stale pages: their diagnostics, records, facts read, and
-    parts of the link graph."""
-    found: dict[str, list[Diagnostic]] = defaultdict(list)
-    for d in page_diagnostics(wiki, enabled, progress if stale else None):
-        found[d.path].append(d)
-    links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
-    for item in wiki.links:
-        links_of[item.page.path].append(item)
-    diagnostics: list[Diagnostic] = []
-    rows, deps, links = [], {}, {}
-    for path in sorted(stale):
-        own = found.pop(path, [])
-        links[path] = page_links(wiki.pages[path], links_of[path])
-        diagnostics += own
-        rows.append((path, keys[path], _record(own)))
-        deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
-    diagnostics += [d for ds in found.values() for d in ds]  # none expected: all at their page
-    return diagnostics, rows, deps, links
 
 
 def _save(
