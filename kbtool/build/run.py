@@ -40,6 +40,8 @@ class Kept:
     listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
+    #: the snapshot the last build read, for a watcher to update with what it saw change
+    snapshot: Snapshot | None = None
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

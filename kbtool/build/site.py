@@ -20,6 +20,7 @@ from kbtool.build.publish import publish, remove_stale_staging, staging_folder
 from kbtool.build.published import Published, load_published
 from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
+from kbtool.build.scan import Snapshot
 from kbtool.build.search import index_site
 from kbtool.build.siteinfo import keep_infos, site_infos
 from kbtool.build.unchanged import (
@@ -69,15 +70,26 @@ def build_site(
     full: bool = False,
     progress: TextIO | None = None,
     kept: Kept | None = None,
+    snapshot: Snapshot | None = None,
 ) -> BuildReport:
     """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content.
     ``kept``, held by a long-running caller (``kbtool serve``), keeps the pages between
-    builds so that only edited ones are read from the store or parsed."""
+    builds so that only edited ones are read from the store or parsed; ``snapshot``, the
+    files as they are now (else they are scanned)."""
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
         remove_stale_staging(site_dir)
-        run = new_run(config, store, jobs=jobs, use_store=use_cache, progress=progress, kept=kept)
+        run = new_run(
+            config,
+            store,
+            snapshot=snapshot,
+            jobs=jobs,
+            use_store=use_cache,
+            progress=progress,
+            kept=kept,
+        )
+        run.kept.snapshot = run.snapshot
         run.clock = Timings(report.seconds)
         key = unchanged_key(run)
         last = last_build(run, key) if use_cache and not full else None

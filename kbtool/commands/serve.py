@@ -30,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kbtool.build.rescan import rescan
     from kbtool.build.run import Kept
     from kbtool.build.site import build_site
     from kbtool.commands.build import print_report
@@ -43,14 +44,23 @@ def run(args: argparse.Namespace) -> int:
     keeping = threading.Lock()
     #: sites published when the rebuild under way began; None between rebuilds
     rebuilding: int | None = None
+    #: whether kept.snapshot was read while the watcher ran, so that it saw every change since
+    watched = False
 
-    def rebuild() -> bool:
-        nonlocal config, rebuilding
+    def rebuild(changed: set[str] | None = None) -> bool:
+        nonlocal config, rebuilding, watched
         rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
             with keeping:
-                report = build_site(config, jobs=args.jobs, progress=sys.stderr, kept=kept)
+                snapshot = None
+                if watched and changed is not None and kept.snapshot is not None:
+                    snapshot = rescan(config, kept.snapshot, changed)
+                watched = False  # until this build has its snapshot
+                report = build_site(
+                    config, jobs=args.jobs, progress=sys.stderr, kept=kept, snapshot=snapshot
+                )
+                watched = changed is not None
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None
