@@ -85,8 +85,30 @@ def mkdocs_build(ws: Workspace, limit: float) -> float | None:
     return time.perf_counter() - started
 
 
+def bench_serve(n: int, args: argparse.Namespace) -> float:
+    """Only serve's figure for ``n`` pages (after a cold build); its peak memory (MB)."""
+    limit = args.step_timeout
+    repeats = 1 if args.quick else args.edits
+    with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-serve-{n}-") as tmp:
+        ws = Workspace.create(Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search))
+        print("\n".join(header("kbtool serve benchmark", n, ws)), flush=True)
+        ws.forget()
+        cold = run_kbtool(ws.root, "build", timeout=limit, ok=(0,))
+        print(f"cold build: {cold.seconds:.2f} s", flush=True)
+        serve = measure_serve(ws, repeats, limit)
+    saved = median(serve.edits) if serve.edits else float("inf")
+    print(f"\nN = {n:,}: serve, save to edit served ({len(serve.edits)}x): median {saved:.2f} s")
+    print("  each: " + ", ".join(f"{s:.2f}" for s in serve.edits))
+    print(f"  serve answered {serve.start_seconds:.2f} s after it started (its first build)")
+    print(f"  peak RSS {serve.run.peak_rss_mb:.0f} MB; load average at the end: {load_average()}")
+    print(flush=True)
+    return serve.run.peak_rss_mb
+
+
 def bench(n: int, args: argparse.Namespace) -> float:
     """Print the figures for ``n`` pages; return the cold build's peak memory (MB)."""
+    if args.serve_only:
+        return bench_serve(n, args)
     limit = args.step_timeout
     repeats = 1 if args.quick else 3
     timings = ["--timings"] if supports("build", "--timings") else []
@@ -193,6 +215,12 @@ def main() -> None:
         help="build without the search index (search = false), as the build targets assume",
     )
     parser.add_argument("--mkdocs", action="store_true", help="add the mkdocs build peer figure")
+    parser.add_argument(
+        "--serve-only", action="store_true", help="only serve's figure (after a cold build)"
+    )
+    parser.add_argument(
+        "--edits", type=int, default=3, help="edits served with --serve-only (default 3)"
+    )
     parser.add_argument(
         "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
     )

@@ -138,19 +138,20 @@ def _relevant(config: Config) -> Callable[[Any, str], bool]:
 
 def watch_and_rebuild(
     config: Config,
-    rebuild: Callable[[], bool],
+    rebuild: Callable[[set[str]], bool],
     version: BuildVersion,
     stop: threading.Event,
 ) -> None:
-    """Rebuild after each batch of file changes; bump the version when the site changed."""
+    """Rebuild after each batch of file changes, told which paths changed; bump the version
+    when the site changed."""
     import watchfiles
 
-    for _changes in watchfiles.watch(
+    for changes in watchfiles.watch(
         *watched_paths(config),
         watch_filter=_relevant(config),
         stop_event=stop,
         debounce=200,
         rust_timeout=500,
     ):
-        if rebuild():
+        if rebuild({path for _change, path in changes}):
             version.bump()

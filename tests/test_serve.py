@@ -98,8 +98,10 @@ def test_a_changed_page_triggers_a_rebuild_and_a_new_version(tmp_path: Path) -> 
     version = BuildVersion()
     stop = threading.Event()
     rebuilt = threading.Event()
+    told: list[set[str]] = []
 
-    def rebuild() -> bool:
+    def rebuild(changed: set[str]) -> bool:
+        told.append(changed)
         rebuilt.set()
         return True
 
@@ -113,6 +115,7 @@ def test_a_changed_page_triggers_a_rebuild_and_a_new_version(tmp_path: Path) -> 
             if rebuilt.wait(0.5):
                 break
         assert rebuilt.is_set()
+        assert str(root / "wiki" / "a.md") in told[0]  # what changed, for the scan
         deadline = time.time() + 5
         while version.value == 1 and time.time() < deadline:
             time.sleep(0.05)

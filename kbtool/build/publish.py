@@ -6,6 +6,10 @@ written as a new inode and renamed into place, so nothing is ever written throug
 the live site. At the end the two folders are exchanged with one ``renameat2(RENAME_EXCHANGE)``
 where Linux offers it (else two renames), and the old one is removed. A build that fails or is
 interrupted removes its staging folder and leaves ``site/`` as it was.
+
+``kbtool serve`` keeps the old one instead, as a spare (``build/spare.py``): the next build's
+staging folder, where only the outputs that differ are replaced. A staging folder is removed by
+renaming it away first, so that a spare is always whole or gone.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import os
 import shutil
 import tempfile
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbtool import lifecycle
@@ -36,23 +41,51 @@ def make_staging(site_dir: Path) -> Path:
     return Path(tempfile.mkdtemp(prefix=staging_prefix(site_dir), dir=site_dir.parent))
 
 
+@dataclass
+class Staging:
+    """The folder a build fills: new, or a former site kept to be brought up to date."""
+
+    folder: Path
+    #: the outputs the folder holds already, by name (none for a new folder)
+    held: dict[str, Published] = field(default_factory=dict)
+    #: set once swapped in: the folder is no longer this build's to remove
+    swapped: bool = False
+
+
 @contextlib.contextmanager
-def staging_folder(site_dir: Path) -> Iterator[Path]:
-    """A new staging folder beside ``site_dir``, removed at the end unless it was swapped in."""
-    staging = make_staging(site_dir)
+def staging_folder(site_dir: Path, reuse: Staging | None = None) -> Iterator[Staging]:
+    """``reuse``, else a new staging folder beside ``site_dir``; removed at the end unless
+    it was swapped in."""
+    staging = reuse or Staging(make_staging(site_dir))
     try:
         yield staging
     finally:
-        if staging.exists():
-            shutil.rmtree(staging, ignore_errors=True)
+        if not staging.swapped:
+            remove_folder(site_dir, staging.folder)
 
 
-def remove_stale_staging(site_dir: Path) -> None:
-    """Staging folders left by a build that was killed (the lock says none is running)."""
+def remove_folder(site_dir: Path, folder: Path) -> None:
+    """Remove a staging folder of ``site_dir``, renamed away first: a folder kept as a spare
+    is then whole or gone, never half removed."""
+    if not folder.is_dir():
+        return
+    trash = make_staging(site_dir)
+    try:
+        os.rename(folder, trash / "old")
+    except OSError:
+        trash.rmdir()
+        shutil.rmtree(folder, ignore_errors=True)
+        return
+    shutil.rmtree(trash, ignore_errors=True)
+
+
+def remove_stale_staging(site_dir: Path, keep: Path | None = None) -> None:
+    """Staging folders left by a build that was killed (the lock says none is running), but
+    ``keep``, a former site this process keeps as a spare."""
     prefix = staging_prefix(site_dir)
     for entry in site_dir.parent.glob(prefix + "*"):
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
+        if entry != keep and entry.is_dir() and not entry.is_symlink():
+            remove_folder(site_dir, entry)
 
 
 def write_file(root: Path, relative: str, data: str | bytes) -> None:
@@ -107,14 +140,15 @@ def _exchange(a: Path, b: Path) -> bool:
     return bool(result == 0)
 
 
-def swap_in(staging: Path, site_dir: Path) -> None:
-    """Make ``staging`` the site. Afterwards ``staging`` no longer exists."""
+def swap_in(staging: Path, site_dir: Path, keep_old: bool = False) -> Path | None:
+    """Make ``staging`` the site; the folder now holding the former site if ``keep_old``
+    (else it is removed). Afterwards ``staging`` holds the former site or nothing."""
     # Ctrl-C here waits for the swap to finish, so that "nothing was published" is never a lie.
     with lifecycle.signals_deferred():
         if not site_dir.exists():
             os.rename(staging, site_dir)
             lifecycle.note_published()
-            return
+            return None
         if _exchange(staging, site_dir):
             lifecycle.note_published()
             old = staging  # now holds the previous site
@@ -124,16 +158,26 @@ def swap_in(staging: Path, site_dir: Path) -> None:
             os.rename(site_dir, old)
             os.rename(staging, site_dir)
             lifecycle.note_published()
+    if keep_old:
+        return old
     shutil.rmtree(old, ignore_errors=True)  # if interrupted, the next build removes the rest
+    return None
 
 
 def publish(
-    run: Run, staging: Path, outputs: dict[str, Published], previous: dict[str, Published]
-) -> None:
-    """Swap ``staging`` in as the site, and record what it holds. The old record is dropped
-    first, so a crash between the two costs a full rebuild, never a stale page."""
+    run: Run,
+    staging: Staging,
+    outputs: dict[str, Published],
+    previous: dict[str, Published],
+    keep_old: bool = False,
+) -> Path | None:
+    """Swap ``staging`` in as the site, and record what it holds; the folder holding the
+    former site if ``keep_old``. The old record is dropped first, so a crash between the two
+    costs a full rebuild, never a stale page."""
     site_dir = run.config.site_path
     forget_published(run.store)
-    swap_in(staging, site_dir)
+    old = swap_in(staging.folder, site_dir, keep_old)
+    staging.swapped = True
     save_published(run.store, site_dir, outputs, previous)
     run.clock.lap("swap")
+    return old

@@ -29,6 +29,16 @@ class Published:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
+@dataclass(frozen=True)
+class Spare:
+    """A former site kept by ``kbtool serve`` (see ``build/spare.py``): its folder, the
+    record of what it holds, and the identity of the live site it was swapped out of."""
+
+    folder: Path
+    outputs: dict[str, Published]
+    site: tuple[int, int] | None
+
+
 def stat_signature(path: Path) -> str:
     try:
         st = path.stat()

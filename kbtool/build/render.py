@@ -3,6 +3,7 @@ render the stale ones: pages in the run's workers, indexes and the graph meanwhi
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -42,14 +43,19 @@ def stage(
     published: dict[str, Published],
     loaded: Loaded,
     staging: Path,
+    held: dict[str, Published] | None = None,
 ) -> Staged:
-    """Fill ``staging`` with every output of ``plan``; the stale pages' bodies are read now."""
+    """Fill ``staging`` with every output of ``plan``; the stale pages' bodies are read now.
+    ``held``: the fresh outputs ``staging`` holds already, as the live site does."""
     site_dir = run.config.site_path
     outputs: dict[str, Published] = {}
     stale = list(plan.stale)
+    held = held or {}
     for item in plan.fresh:
         record = published[item.name]
-        if all(reuse_file(site_dir, staging, name) for name in record.files):
+        if held.get(item.name) == record or all(
+            reuse_file(site_dir, staging, name) for name in record.files
+        ):
             outputs[item.name] = record
         else:  # A file went missing from site/: render the output again.
             stale.append(item)
@@ -81,11 +87,17 @@ def _render_pages(work: tuple[SiteContext, Path], paths: list[str]) -> list[tupl
         for name, text in rendered.files.items():
             write_file(staging, name, text)
         for copy in rendered.copies:
-            target = staging / copy
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(site.config.root / copy, target)
+            _copy(site.config.root / copy, staging / copy)
         done.append((path, rendered))
     return done
+
+
+def _copy(source: Path, target: Path) -> None:
+    """As a new file renamed into place: the target may be a link to the live site's file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp")
+    shutil.copy2(source, tmp)
+    os.replace(tmp, target)
 
 
 def _render_other(run: Run, site: SiteContext, staging: Path, item: Planned) -> Rendered:

@@ -21,7 +21,7 @@ from kbtool.timings import Timings
 
 if TYPE_CHECKING:
     from kbtool.build.facts import Facts
-    from kbtool.build.published import Published
+    from kbtool.build.published import Published, Spare
     from kbtool.render.markdown import PageBody
     from kbtool.render.site import Listing, PageInfo
 
@@ -40,6 +40,10 @@ class Kept:
     listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
+    #: the snapshot the last build read, for a watcher to update with what it saw change
+    snapshot: Snapshot | None = None
+    #: the former site, kept after the last swap to be the next build's staging folder
+    spare: Spare | None = None
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

@@ -20,8 +20,10 @@ from kbtool.build.publish import publish, remove_stale_staging, staging_folder
 from kbtool.build.published import Published, load_published
 from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
+from kbtool.build.scan import Snapshot
 from kbtool.build.search import index_site
 from kbtool.build.siteinfo import keep_infos, site_infos
+from kbtool.build.spare import clear_changed, keep_spare, take_spare
 from kbtool.build.unchanged import (
     LastBuild,
     forget_build,
@@ -69,15 +71,26 @@ def build_site(
     full: bool = False,
     progress: TextIO | None = None,
     kept: Kept | None = None,
+    snapshot: Snapshot | None = None,
 ) -> BuildReport:
     """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content.
     ``kept``, held by a long-running caller (``kbtool serve``), keeps the pages between
-    builds so that only edited ones are read from the store or parsed."""
+    builds so that only edited ones are read from the store or parsed; ``snapshot``, the
+    files as they are now (else they are scanned)."""
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
-        remove_stale_staging(site_dir)
-        run = new_run(config, store, jobs=jobs, use_store=use_cache, progress=progress, kept=kept)
+        remove_stale_staging(site_dir, keep=kept.spare.folder if kept and kept.spare else None)
+        run = new_run(
+            config,
+            store,
+            snapshot=snapshot,
+            jobs=jobs,
+            use_store=use_cache,
+            progress=progress,
+            kept=kept,
+        )
+        run.kept.snapshot = run.snapshot
         run.clock = Timings(report.seconds)
         key = unchanged_key(run)
         last = last_build(run, key) if use_cache and not full else None
@@ -100,7 +113,9 @@ def build_site(
         plan = plan_site(trusted, site, published, run.snapshot.digests())
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
-        published = _stage_and_publish(run, site, plan, published, loaded, report)
+        # A caller that keeps the run's pages keeps the former site too, as the next staging.
+        keeps = kept is not None
+        published = _stage_and_publish(run, site, plan, published, loaded, report, keeps)
         if report.ok:
             run.kept.published = published
             remember_build(run, key, checked.wiki, report.diagnostics, published)
@@ -127,18 +142,23 @@ def _stage_and_publish(
     published: dict[str, Published],
     loaded: Loaded,
     report: BuildReport,
+    keep_old: bool = False,
 ) -> dict[str, Published]:
     """Render into a staging folder, index it, and swap it in unless rendering found errors:
     the record of the site published now (else of the one that stays). With every output
-    fresh, the live site stays as it is."""
+    fresh, the live site stays as it is. ``keep_old``: keep the former site as a spare."""
     if plan.nothing_to_do(published, run.config.site_path):
         report.reused = len(plan.fresh)
         found = (d for r in published.values() for d in r.diagnostics)
         report.diagnostics += filter_diagnostics(found, run.config)
         report.ok = not report.errors
         return published
-    with staging_folder(run.config.site_path) as staging:
-        staged = stage(run, site, plan, published, loaded, staging)
+    site_dir = run.config.site_path
+    spare, run.kept.spare = take_spare(site_dir, run.kept.spare), None
+    with staging_folder(site_dir, spare) as staging:
+        if spare is not None:
+            clear_changed(staging, published, {item.name for item in plan.fresh})
+        staged = stage(run, site, plan, published, loaded, staging.folder, staging.held)
         report.reused, report.rendered = staged.reused, len(staged.rendered)
         report.rendered_outputs = sorted(item.name for item in staged.rendered)
         found = (d for r in staged.outputs.values() for d in r.diagnostics)
@@ -146,8 +166,9 @@ def _stage_and_publish(
         if report.errors:
             return published
         if run.config.search:
-            report.search = index_site(run, loaded, staging)
-        publish(run, staging, staged.outputs, published)
+            report.search = index_site(run, loaded, staging.folder)
+        old = publish(run, staging, staged.outputs, published, keep_old)
+        run.kept.spare = keep_spare(site_dir, old, published)
         report.ok = report.published = True
         return staged.outputs
 

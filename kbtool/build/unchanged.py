@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -83,7 +83,7 @@ def remember_build(
     for record in published.values():
         copies.update(record.copies)
     payload = {
-        "diagnostics": [list(astuple(d)) for d in diagnostics],
+        "diagnostics": [_row(d) for d in diagnostics],
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,
@@ -109,6 +109,11 @@ def _load(run: Run, key: str) -> dict[str, Any] | None:
         return payload if isinstance(payload, dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):  # corrupt or foreign: recompute
         return None
+
+
+def _row(d: Diagnostic) -> list[Any]:
+    # Every field is a plain value: no need for astuple's deep copy (thousands of rows).
+    return [d.path, d.line, d.col, d.code, d.severity, d.message, d.fix]
 
 
 def _diagnostics(rows: Any) -> list[Diagnostic] | None:

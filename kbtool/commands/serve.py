@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import threading
 from typing import TYPE_CHECKING
@@ -30,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from kbtool.build.rescan import rescan
     from kbtool.build.run import Kept
     from kbtool.build.site import build_site
     from kbtool.commands.build import print_report
@@ -43,20 +45,30 @@ def run(args: argparse.Namespace) -> int:
     keeping = threading.Lock()
     #: sites published when the rebuild under way began; None between rebuilds
     rebuilding: int | None = None
+    #: whether kept.snapshot was read while the watcher ran, so that it saw every change since
+    watched = False
 
-    def rebuild() -> bool:
-        nonlocal config, rebuilding
+    def rebuild(changed: set[str] | None = None) -> bool:
+        nonlocal config, rebuilding, watched
         rebuilding = lifecycle.publications()
         try:
             config = load_config(config.root)  # pyproject.toml may have changed too
             with keeping:
-                report = build_site(config, jobs=args.jobs, progress=sys.stderr, kept=kept)
+                snapshot = None
+                if watched and changed is not None and kept.snapshot is not None:
+                    snapshot = rescan(config, kept.snapshot, changed)
+                watched = False  # until this build has its snapshot
+                report = build_site(
+                    config, jobs=args.jobs, progress=sys.stderr, kept=kept, snapshot=snapshot
+                )
+                watched = changed is not None
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None
             return False
         rebuilding = None  # not reached when interrupted: `run` then says what became of it
         print_report(report)
+        _keep_out_of_collection()
         return report.published
 
     rebuild()  # interrupted here, the command line says so
@@ -98,7 +110,26 @@ def _keep_warm(config: Config, kept: Kept, lock: threading.Lock) -> None:
 
     try:
         keep_warm(config, kept)
+        gc.freeze()  # what was just read is kept: see _keep_out_of_collection
     except Exception as error:  # the next rebuild reads what it needs itself
         print(f"kbtool: could not read the wiki ahead ({error})", file=sys.stderr)
     finally:
         lock.release()
+
+
+#: rebuilds between two collections of everything (what became garbage once kept)
+_FULL_COLLECTION_EVERY = 50
+_rebuilds = 0
+
+
+def _keep_out_of_collection() -> None:
+    """Take what the process holds now (the kept wiki) out of the garbage collector's sight,
+    after collecting the last build's garbage: else a collection during a build walks every
+    kept page, most of a second at 7,000 pages. Cycles among kept objects that are dropped
+    later wait for the occasional collection of everything."""
+    global _rebuilds
+    _rebuilds += 1
+    if _rebuilds % _FULL_COLLECTION_EVERY == 0:
+        gc.unfreeze()
+    gc.collect()
+    gc.freeze()

@@ -1,0 +1,129 @@
+"""The scan again after a file watcher reported what changed: the previous snapshot with the
+changed, added and removed pages read again, every other file taken as it was.
+
+It gives the snapshot a full scan would give, or None when it cannot tell without one: a
+change of ``pyproject.toml``, a folder or symlink added, moved or removed, a path a full scan
+found unreadable, or anything else it does not expect. Paths outside the wiki's folders and
+files that are not pages (an image) change nothing in a snapshot.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import stat
+from collections.abc import Iterable
+
+from kbtool.build.scan import Snapshot
+from kbtool.config import Config
+from kbtool.discover import Found
+from kbtool.model import PageKind
+from kbtool.parse.digest import content_digest
+
+
+class _FullScan(Exception):
+    """A change this module cannot account for without walking the folders."""
+
+
+def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapshot | None:
+    """``previous`` updated for the absolute paths in ``changed`` (added, modified or
+    deleted: the kind of change does not matter, the disk is looked at now)."""
+    files = {item.path: (item, data, digest) for item, data, digest in previous.files}
+    unreadable = {u.path for u in previous.unreadable}
+    root = os.path.abspath(config.root)
+    try:
+        for path in sorted(set(changed)):
+            rel = _relative(root, path)
+            if rel is None:
+                continue  # not in the repository (the store, site/ are filtered before)
+            if rel in unreadable or any(u.startswith(rel + "/") for u in unreadable):
+                raise _FullScan
+            _update(config, root, rel, files)
+    except _FullScan:
+        return None
+    return Snapshot([files[path] for path in sorted(files)], previous.unreadable)
+
+
+def _relative(root: str, path: str) -> str | None:
+    path = os.path.abspath(path)
+    if not path.startswith(root + os.sep):
+        return None
+    return path[len(root) + 1 :].replace(os.sep, "/")
+
+
+def _update(
+    config: Config, root: str, rel: str, files: dict[str, tuple[Found, bytes, str]]
+) -> None:
+    if rel == "pyproject.toml":
+        raise _FullScan
+    kind = _kind(config, rel)
+    if kind is None:
+        return  # outside the wiki's folders
+    full = os.path.join(root, rel)
+    try:
+        mode = os.lstat(full).st_mode
+    except FileNotFoundError:
+        mode = None
+    if mode is None:  # removed: a page, a file that is not one, or a whole folder
+        if rel in files:
+            del files[rel]
+        elif not _has_extension(rel) or _holds_pages(files, rel):
+            raise _FullScan
+        return
+    real = os.path.join(os.path.realpath(root), rel)
+    if stat.S_ISDIR(mode) or stat.S_ISLNK(mode) or os.path.realpath(full) != real:
+        raise _FullScan  # a folder or symlink moved in, or a path through a linked folder
+    if not stat.S_ISREG(mode) or not _is_page(config, rel):
+        if rel in files:
+            raise _FullScan  # a page that became something else
+        return
+    try:
+        with open(full, "rb") as f:
+            data = f.read()
+    except OSError as error:
+        raise _FullScan from error  # unreadable now: the full scan says so
+    files[rel] = (Found(rel, kind), data, content_digest(data))
+
+
+def _kind(config: Config, rel: str) -> PageKind | None:
+    for folder in config.wiki_folders:
+        if rel.startswith(folder + "/"):
+            return "wiki"
+    if rel.startswith(config.sources + "/"):
+        return "source"
+    return None
+
+
+def _top(config: Config, rel: str) -> str:
+    for folder in (*config.wiki_folders, config.sources):
+        if rel.startswith(folder + "/"):
+            return folder
+    raise _FullScan
+
+
+def _is_page(config: Config, rel: str) -> bool:
+    """Whether discovery takes ``rel`` (a regular file, no symlinks on the way) as a page."""
+    if not rel.endswith(".md"):
+        return False
+    top = _top(config, rel)
+    parts = rel[len(top) + 1 :].split("/")
+    if any(part.startswith(".") for part in parts):
+        return False
+    prefix = top
+    for part in parts:  # discovery skips an excluded folder and everything in it
+        prefix = f"{prefix}/{part}"
+        if any(fnmatch.fnmatch(prefix, pattern) for pattern in config.exclude):
+            return False
+    return True
+
+
+def _has_extension(rel: str) -> bool:
+    return "." in rel.rsplit("/", 1)[-1].lstrip(".")
+
+
+def _holds_pages(files: dict[str, tuple[Found, bytes, str]], rel: str) -> bool:
+    prefix = rel + "/"
+    return any(path.startswith(prefix) for path in files)
+
+
+__all__ = ["rescan"]

@@ -1,0 +1,85 @@
+"""The former site that ``kbtool serve`` keeps after a swap: the next build's staging folder.
+
+Linking every file of the site into a new staging folder costs time in proportion to the
+site; a spare costs it in proportion to what changed. After a swap the folder holding the
+former site is kept with the record of what it holds. The next build takes it as its staging
+folder, removes the files of every output that differs from the live site's, and stages the
+rest as usual: those outputs are linked from the live site or rendered. What ends up in the
+folder is what a new staging folder would hold, and it is swapped in the same way.
+
+Every file is written as a new inode renamed into place, so a file the spare shares with the
+live site (a hard link) is never changed through it. Only the process that kept a spare
+trusts it, while the site it was swapped out of is still live; another build removes it as a
+stale staging folder, by renaming it away first, so it is whole or gone. A build that fails
+or is stopped removes it, as any staging folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+from kbtool.build.publish import Staging, remove_folder
+from kbtool.build.published import Published, Spare
+from kbtool.search.layout import FOLDER as SEARCH_FOLDER
+
+
+def identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(folder)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def keep_spare(site_dir: Path, old: Path | None, outputs: dict[str, Published]) -> Spare | None:
+    """The former site in ``old`` as a spare, ``outputs`` being what it holds."""
+    if old is None:
+        return None
+    if not outputs:  # what it holds is not known: no use
+        remove_folder(site_dir, old)
+        return None
+    return Spare(old, outputs, identity(site_dir))
+
+
+def take_spare(site_dir: Path, spare: Spare | None) -> Staging | None:
+    """``spare`` as a staging folder, if it is still what it was kept as."""
+    if spare is None:
+        return None
+    site = identity(site_dir)
+    if site is None or site != spare.site or not spare.folder.is_dir():
+        remove_folder(site_dir, spare.folder)
+        return None
+    return Staging(spare.folder, spare.outputs)
+
+
+def clear_changed(staging: Staging, published: dict[str, Published], fresh: set[str]) -> int:
+    """Remove from a spare the files of the outputs it holds that are not, as they are, in the
+    live site and fresh (named in ``fresh``), and the search index (written again); the
+    outputs left in place. Afterwards the spare holds just the outputs it can keep."""
+    held = staging.held
+    keep = {name for name in fresh if name in held and held[name] == published.get(name)}
+    keep_files = {f for name in keep for f in held[name].files}
+    for name, record in held.items():
+        if name not in keep:
+            for relative in record.files:
+                if relative not in keep_files:
+                    _remove_file(staging.folder, relative)
+    shutil.rmtree(staging.folder / SEARCH_FOLDER, ignore_errors=True)
+    staging.held = {name: held[name] for name in keep}
+    return len(keep)
+
+
+def _remove_file(root: Path, relative: str) -> None:
+    target = root / relative
+    with contextlib.suppress(FileNotFoundError):
+        target.unlink()
+    parent = target.parent
+    while parent != root:  # a folder emptied now would not be in a new staging folder
+        try:
+            parent.rmdir()
+        except OSError:
+            return
+        parent = parent.parent

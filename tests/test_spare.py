@@ -1,0 +1,90 @@
+"""Serve's builds stage into the former site kept as a spare: the site they publish is the one
+a new staging folder gives, and a spare is used only while it is what it was kept as."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+from test_build_incremental import RandomWiki, assert_same, build, clean_build
+
+from kbtool.build.publish import remove_stale_staging, staging_prefix
+from kbtool.build.run import Kept
+from kbtool.build.spare import identity
+
+
+def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Kept]:
+    wiki = RandomWiki(random.Random(3))
+    live = tmp_path / "live"
+    live.mkdir()
+    wiki.write(live)
+    kept = Kept()
+    assert build(live, kept)
+    return wiki, live, kept
+
+
+def _edit_and_build(wiki: RandomWiki, live: Path, kept: Kept, kind: str = "body") -> None:
+    headings = wiki.pages[wiki.wiki_paths()[0]]["headings"]
+    headings.append(f"More, {kind}")  # type: ignore[attr-defined]
+    wiki.write(live)
+    assert build(live, kept)
+
+
+def test_the_two_folders_take_turns(tmp_path: Path) -> None:
+    wiki, live, kept = _serving(tmp_path)
+    _edit_and_build(wiki, live, kept, "one")
+    assert kept.spare is not None
+    site_before, spare_before = identity(live / "site"), identity(kept.spare.folder)
+    _edit_and_build(wiki, live, kept, "two")
+    assert kept.spare is not None
+    assert identity(live / "site") == spare_before  # the spare, brought up to date
+    assert identity(kept.spare.folder) == site_before
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["two edits"])
+
+
+def test_pages_removed_and_added_leave_no_file_behind(tmp_path: Path) -> None:
+    wiki, live, kept = _serving(tmp_path)
+    history = []
+    for _ in range(8):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live, kept):
+            ok, clean = clean_build(wiki, tmp_path / "clean")
+            assert ok
+            assert_same(live, clean, history)
+    assert kept.spare is not None
+
+
+def test_a_spare_another_build_removed_is_not_used(tmp_path: Path) -> None:
+    wiki, live, kept = _serving(tmp_path)
+    _edit_and_build(wiki, live, kept, "one")
+    assert kept.spare is not None and kept.spare.folder.is_dir()
+    remove_stale_staging(live / "site")  # as a `kbtool build` in another process does
+    assert not kept.spare.folder.exists()
+    _edit_and_build(wiki, live, kept, "two")
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["removed spare"])
+
+
+def test_a_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> None:
+    wiki, live, kept = _serving(tmp_path)
+    _edit_and_build(wiki, live, kept, "one")
+    assert kept.spare is not None
+    spare = kept.spare.folder
+    (spare / "stray.html").write_text("not of this site")  # it would show if it were used
+    shutil.copytree(live / "site", live / "copy")
+    shutil.rmtree(live / "site")
+    (live / "copy").rename(live / "site")  # another site, as another process would publish
+    _edit_and_build(wiki, live, kept, "two")
+    assert not (live / "site" / "stray.html").exists()
+    assert not spare.exists()
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["replaced site"])
+
+
+def test_a_build_without_kept_pages_keeps_no_spare(tmp_path: Path) -> None:
+    wiki, live, _ = _serving(tmp_path)
+    _edit_and_build(wiki, live, Kept(), "one")
+    wiki.pages[wiki.wiki_paths()[0]]["headings"] = ["Another"]
+    wiki.write(live)
+    assert build(live)  # `kbtool build`
+    assert list(live.glob(staging_prefix(live / "site") + "*")) == []
