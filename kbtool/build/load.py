@@ -70,8 +70,9 @@ def load_pages(
     remembered = _still_kept(kept, files, key_of)
     # Only whether a valid page (and body) is stored: a page is read when a stage asks for
     # it, a body when its page is rendered.
-    page_keys = run.store.keys(PAGE) if run.use_store else {}
-    body_keys = run.store.keys(BODY) if run.use_store and with_bodies else {}
+    asked = run.use_store and len(remembered) < len(files)  # serve keeps them all, mostly
+    page_keys = run.store.keys(PAGE) if asked else {}
+    body_keys = run.store.keys(BODY) if asked and with_bodies else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
     docs: dict[str, SearchDoc] = {}
