@@ -70,9 +70,9 @@ def load_pages(
     remembered = _still_kept(kept, files, key_of)
     # Only whether a valid page (and body) is stored: a page is read when a stage asks for
     # it, a body when its page is rendered.
-    asked = run.use_store and len(remembered) < len(files)  # serve keeps them all, mostly
-    page_keys = run.store.keys(PAGE) if asked else {}
-    body_keys = run.store.keys(BODY) if asked and with_bodies else {}
+    unknown = [item.path for item, _, _ in files if item.path not in remembered]
+    page_keys = _record_keys(run, PAGE, unknown, len(files))
+    body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
     docs: dict[str, SearchDoc] = {}
@@ -116,6 +116,14 @@ def load_pages(
         run.kept.pages[page.path] = (key_of(page.digest), (page, None))
 
     return Loaded(StoredPages(pages, stored, run.store, keep), bodies, docs)
+
+
+def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> dict[str, str]:
+    """The stored keys of ``names``' records of ``kind``: asked for by name when they are
+    few of the ``files`` (serve keeps the rest), else all at once."""
+    if not run.use_store or not names:
+        return {}
+    return run.store.keys_of(kind, names) if len(names) * 4 < files else run.store.keys(kind)
 
 
 def _keys(language: str | None) -> Callable[[str], str]:

@@ -123,15 +123,15 @@ def build_site(
 
 
 def keep_warm(config: Config, kept: Kept) -> None:
-    """Fill ``kept`` as a build would (every page, its site facts, the published site's
-    record) from the store, so that a long-running process's first rebuild after an edit is
-    as quick as the later ones; a build that found nothing changed loads none of them."""
+    """Fill ``kept`` with what every build reads of every page (its facts and listing) and
+    the published site's record, from the store, so that a long-running process's first
+    rebuild after an edit is as quick as the later ones; a build that found nothing changed
+    loads none of them. Pages are kept as builds read them."""
     with open_store(config.cache_path) as store:
         # One process: this may run in a thread, which must not fork workers.
         run = new_run(config, store, jobs=1, kept=kept)
-        pages = dict(load_pages(run, with_bodies=True).pages.items())  # read them all now
-        keep_infos(run, Wiki(config, pages, list(run.snapshot.unreadable)))
         keep_facts(run)
+        keep_infos(run)
         kept.published = load_published(store, config.site_path)
 
 

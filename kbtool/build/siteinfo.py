@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from kbtool.build.check import CheckRun
 from kbtool.build.run import Run
 from kbtool.render import urls
-from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages, ref_of
+from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import EDGE_KINDS
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
@@ -147,11 +147,14 @@ def _decoded(
     return found
 
 
-def keep_infos(run: Run, wiki: Wiki) -> None:
+def keep_infos(run: Run) -> None:
     """Put every page's stored listing that is still valid into :attr:`Run.kept`, without
-    computing any (for a long-running process, before its first rebuild)."""
-    refs = {path: ref_of(page) for path, page in wiki.pages.items()}
-    _previous(run, _keys(run, wiki), refs)
+    computing any, each page as its kept facts show it (for a long-running process, before
+    its first rebuild; see :func:`kbtool.build.check.keep_facts`)."""
+    digests, settings = run.snapshot.digests(), run.config.fingerprint()
+    facts = {path: f for path, (_, f) in run.kept.facts.items() if path in digests}
+    refs = {p: Ref(p, urls.page_output(p), f.title, f.type) for p, f in facts.items()}
+    _previous(run, {path: INFO.key(digests[path], settings) for path in facts}, refs)
 
 
 def _keys(run: Run, wiki: Wiki) -> dict[str, str]:

@@ -124,6 +124,17 @@ class Store:
         rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind.name,))
         return dict(rows.fetchall())
 
+    def keys_of(self, kind: RecordKind, names: Iterable[str]) -> dict[str, str]:
+        """name -> key of the records of ``kind`` among ``names``, without reading values."""
+        found: dict[str, str] = {}
+        for chunk, marks in _chunks(names):
+            rows = self._db.execute(
+                f"SELECT name, key FROM records WHERE kind = ? AND name IN ({marks})",
+                (kind.name, *chunk),
+            )
+            found.update(rows.fetchall())
+        return found
+
     def some(self, kind: RecordKind, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
         """The records of ``kind`` among ``names`` (missing ones left out)."""
         found: dict[str, tuple[str, bytes]] = {}
