@@ -133,6 +133,18 @@ def keep_warm(config: Config, kept: Kept) -> None:
         keep_facts(run)
         keep_infos(run)
         kept.published = load_published(store, config.site_path)
+    _warm_up()
+
+
+def _warm_up() -> None:
+    """Import the parser and the renderer and compile the templates now: a process whose
+    first build found nothing to do has not, and its first rebuild would wait for them."""
+    from kbtool.parse.page import parse_page_tokens  # noqa: F401
+    from kbtool.render.markdown import render_body  # noqa: F401
+    from kbtool.render.templates import TEMPLATES_DIR, environment
+
+    for template in sorted(TEMPLATES_DIR.glob("*.html")):
+        environment().get_template(template.name)
 
 
 def _stage_and_publish(
