@@ -157,7 +157,10 @@ def remove_tree(path: str) -> None:
 
     def make_writable(function: Any, name: str, _: Any) -> None:
         try:
-            os.chmod(os.path.dirname(name), stat.S_IRWXU)
+            # Only inside the tree: the folder holding it (the shared temporary folder) is
+            # never changed, not even when the tree went away meanwhile.
+            if name != path:
+                os.chmod(os.path.dirname(name), stat.S_IRWXU)
             os.chmod(name, stat.S_IRWXU)
             function(name)
         except OSError:  # gone already, or not ours to change: nothing more to try
