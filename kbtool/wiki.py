@@ -101,15 +101,15 @@ class Wiki:
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
         wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
-        for name in _RESOLUTION_INDEXES:  # what resolving wikilinks and hints built
-            if name in self.__dict__:
-                wiki.__dict__[name] = self.__dict__[name]
-        return wiki
+        return self._share_indexes(wiki)
 
     def checking(self, paths: Iterable[str]) -> Wiki:
         """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
         and asked of the disk."""
-        wiki = replace(self, checked=frozenset(paths))
+        return self._share_indexes(replace(self, checked=frozenset(paths)))
+
+    def _share_indexes(self, wiki: Wiki) -> Wiki:
+        """``wiki``, given the indexes resolving wikilinks and hints built here."""
         for name in _RESOLUTION_INDEXES:
             if name in self.__dict__:
                 wiki.__dict__[name] = self.__dict__[name]

@@ -76,10 +76,7 @@ def check_wiki(
     config, store, snapshot = run.config, run.store, run.snapshot
     settings = _settings_key(config, run.today)
     digests = snapshot.digests()
-    facts_key = FACTS.key()
-    with_facts = (
-        {p for p, k in store.keys(FACTS).items() if k == facts_key} if run.use_store else set()
-    )
+    with_facts = _with_facts(store) if run.use_store else set()
     old_keys = store.keys(CHECK) if run.use_store else {}
     changed = {
         path
@@ -142,9 +139,13 @@ def check_wiki(
 def keep_facts(run: Run) -> None:
     """Put every page's stored facts into :attr:`Run.kept` (for a long-running process,
     before its first rebuild)."""
-    facts_key = FACTS.key()
-    with_facts = {p for p, key in run.store.keys(FACTS).items() if key == facts_key}
-    _stored_facts(run, with_facts, run.store.keys(CHECK))
+    _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
+
+
+def _with_facts(store: Store) -> set[str]:
+    """The pages whose stored facts this code made."""
+    key = FACTS.key()
+    return {path for path, stored in store.keys(FACTS).items() if stored == key}
 
 
 def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict[str, Facts | None]:

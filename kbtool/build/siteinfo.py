@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
 from kbtool.build.check import CheckRun
+from kbtool.build.facts import Facts
 from kbtool.build.run import Run
 from kbtool.render import urls
 from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
@@ -45,7 +46,7 @@ class SiteFacts:
 
 def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     """Every page's site facts, in the wiki's order."""
-    keys = _keys(run, wiki)
+    keys = _keys(run, wiki.pages)
     marked, near = run.store.pending()
     # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
     # links is cheaper than asking the link table page by page.
@@ -54,7 +55,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
         fresh = collect(wiki)
         listings = _save(run, fresh, keys, marked)
         return SiteFacts(fresh, listings)
-    refs = _refs(wiki, checked)
+    refs = _refs(checked.facts)
     previous = _previous(run, keys, refs)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
     for frm, to, _ in run.store.edges_touching(marked):
@@ -151,26 +152,21 @@ def keep_infos(run: Run) -> None:
     """Put every page's stored listing that is still valid into :attr:`Run.kept`, without
     computing any, each page as its kept facts show it (for a long-running process, before
     its first rebuild; see :func:`kbtool.build.check.keep_facts`)."""
-    digests, settings = run.snapshot.digests(), run.config.fingerprint()
+    digests = run.snapshot.digests()
     facts = {path: f for path, (_, f) in run.kept.facts.items() if path in digests}
-    refs = {p: Ref(p, urls.page_output(p), f.title, f.type) for p, f in facts.items()}
-    _previous(run, {path: INFO.key(digests[path], settings) for path in facts}, refs)
+    _previous(run, _keys(run, facts), _refs(facts))
 
 
-def _keys(run: Run, wiki: Wiki) -> dict[str, str]:
+def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
     """Each page's site-facts record key: its file's digest and the settings."""
     settings = run.config.fingerprint()
     digests = run.snapshot.digests()
-    return {path: INFO.key(digests[path], settings) for path in wiki.pages}
+    return {path: INFO.key(digests[path], settings) for path in paths}
 
 
-def _refs(wiki: Wiki, checked: CheckRun) -> dict[str, Ref]:
-    """Every page as other pages show it, from the check's facts (no page is read)."""
-    facts = checked.facts
-    return {
-        path: Ref(path, urls.page_output(path), facts[path].title, facts[path].type)
-        for path in wiki.pages
-    }
+def _refs(facts: Mapping[str, Facts]) -> dict[str, Ref]:
+    """Each page as other pages show it, from its facts (no page is read)."""
+    return {path: Ref(path, urls.page_output(path), f.title, f.type) for path, f in facts.items()}
 
 
 def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[str, Listing]:
