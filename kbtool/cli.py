@@ -8,6 +8,7 @@ Each command lives in ``kbtool/commands/<name>.py`` with ``add_arguments(parser)
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import os
 import sys
@@ -74,6 +75,16 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _collect_less_often() -> None:
+    """Run the cyclic garbage collector about 15 times less often than Python's default.
+
+    Parsing and rendering allocate millions of small objects that are freed by reference
+    counting, never by the collector; at the default threshold (700 allocations) its passes
+    over everything alive took about 15 % of a cold build's CPU time. Its memory cost is
+    bounded: at most this many more objects wait for a pass."""
+    gc.set_threshold(10_000, 10, 10)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_chosen_command(argv))
@@ -86,6 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
+    _collect_less_often()
     published = lifecycle.publications()
     try:
         with lifecycle.signals_as_interrupts():  # SIGTERM cleans up as Ctrl-C does

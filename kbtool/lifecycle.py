@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import gc
 import os
 import signal
 import sys
@@ -89,6 +90,9 @@ def _watch_parent(parent: int) -> None:
 
 def _start_worker(parent: int, then: Callable[..., object] | None, args: tuple[Any, ...]) -> None:
     """Pool initializer, run in each forked worker before any work; then the caller's."""
+    # What the worker inherited lives as long as it does: frozen, the garbage collector never
+    # walks it (nor copies its memory pages by touching them).
+    gc.freeze()
     _leave_stop_signals_to_kbtool()
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
