@@ -15,11 +15,12 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import Enum
 from functools import cached_property
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from kbtool.config import Config
 from kbtool.discover import Unreadable
-from kbtool.model import Link, Page
+from kbtool.model import Link, LinkKind, Page
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
@@ -50,6 +51,25 @@ class ResolvedLink:
     page: Page
     link: Link
     target: Target
+
+
+class ShownLink(NamedTuple):
+    """A resolved link as far as the site shows it, small enough to send between
+    processes: the page it is on, its kind and target as written, what resolving it found,
+    and the page it reached (None unless it did, unambiguously or not)."""
+
+    page: str
+    kind: LinkKind
+    target: str
+    status: Status
+    to: str | None
+
+    @classmethod
+    def of(cls, item: ResolvedLink) -> ShownLink:
+        target = item.target
+        reached = target.page is not None and target.status in (Status.OK, Status.AMBIGUOUS)
+        to = target.page.path if reached and target.page is not None else None
+        return cls(item.page.path, item.link.kind, item.link.target, target.status, to)
 
 
 def is_external(target: str) -> bool:

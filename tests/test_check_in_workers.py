@@ -12,8 +12,10 @@ from conftest import page_text, write_tree
 from kbtool.build.check import check_wiki
 from kbtool.build.page_checks import _PARALLEL_THRESHOLD
 from kbtool.build.run import new_run
+from kbtool.build.siteinfo import _collect_all
 from kbtool.build.workers import Workers
 from kbtool.config import load_config
+from kbtool.render.site import collect
 from kbtool.store.db import open_store
 
 PAGES = _PARALLEL_THRESHOLD + 88
@@ -55,3 +57,18 @@ def test_a_check_in_workers_finds_what_one_process_finds(tmp_path: Path) -> None
     assert len(one[0]) > 100  # broken links, anchors and related entries were found
     assert {d.code for d in one[0]} >= {"KB201", "KB207", "KB208", "KB209"}  # type: ignore[attr-defined]
     assert shared == one
+
+
+@pytest.mark.skipif(not Workers(2).worth_forking(PAGES, 1), reason="no fork here")
+def test_site_facts_from_the_links_the_workers_resolved_are_the_resolved_ones(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / "repo"
+    _wiki(root)
+    config = load_config(root)
+    with open_store(root / ".kbtool") as store:
+        result = check_wiki(new_run(config, store, jobs=2))
+    assert set(result.shown) == set(result.wiki.pages)
+    from_workers = _collect_all(result.wiki, result)
+    assert any(info.backlinks and info.related for info in from_workers.values())
+    assert from_workers == collect(result.wiki)  # every link resolved again, here

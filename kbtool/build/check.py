@@ -31,7 +31,7 @@ from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
-from kbtool.wiki import Wiki, stat_target
+from kbtool.wiki import ShownLink, Wiki, stat_target
 
 
 @dataclass
@@ -46,6 +46,8 @@ class CheckRun:
     links_stored: bool = True
     #: every page's facts, by path
     facts: dict[str, Facts] = field(default_factory=dict)
+    #: the links of the pages checked now, as the site shows them
+    shown: dict[str, tuple[ShownLink, ...]] = field(default_factory=dict)
 
 
 def _settings_key(config: Config, today: date) -> str:
@@ -133,7 +135,7 @@ def check_wiki(
             return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
-    return CheckRun(diagnostics, wiki, len(stale), facts=facts)
+    return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
 
 
 def keep_facts(run: Run) -> None:

@@ -15,7 +15,7 @@ from kbtool.checks import Enabled, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links
 from kbtool.diagnostics import Diagnostic
 from kbtool.store.records import CHECK
-from kbtool.wiki import ResolvedLink, Status, Wiki
+from kbtool.wiki import ResolvedLink, ShownLink, Status, Wiki
 
 #: Below this many pages to check, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 512
@@ -29,6 +29,8 @@ class Checked:
     #: the facts of other pages each page's checks read
     deps: dict[str, set[str]] = field(default_factory=dict)
     links: dict[str, PageLinks] = field(default_factory=dict)
+    #: each page's links as the site shows them (so that site facts resolve none again)
+    shown: dict[str, tuple[ShownLink, ...]] = field(default_factory=dict)
 
 
 def check_pages(
@@ -51,6 +53,7 @@ def check_pages(
         result.rows += part.rows
         result.deps.update(part.deps)
         result.links.update(part.links)
+        result.shown.update(part.shown)
         wiki.add_stats(stats)  # what the disk said of the files the links lead to
         if progress:
             progress(done, len(chunks))
@@ -83,6 +86,7 @@ def _check(
     for path in paths:
         own = found.pop(path, [])
         result.links[path] = page_links(part.pages[path], links_of[path])
+        result.shown[path] = tuple(ShownLink.of(item) for item in links_of[path])
         result.diagnostics += own
         result.rows.append((path, keys[path], record(own)))
         result.deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))

@@ -28,12 +28,13 @@ from dataclasses import dataclass
 from kbtool.build.check import CheckRun
 from kbtool.build.facts import Facts
 from kbtool.build.run import Run
+from kbtool.model import Page
 from kbtool.render import urls
 from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import EDGE_KINDS
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
-from kbtool.wiki import ResolvedLink, Wiki
+from kbtool.wiki import ResolvedLink, ShownLink, Wiki
 
 
 @dataclass(frozen=True)
@@ -52,7 +53,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     # links is cheaper than asking the link table page by page.
     most = 2 * len(marked) > len(wiki.pages)
     if most or not (run.use_store and checked.links_stored):
-        fresh = collect(wiki)
+        fresh = _collect_all(wiki, checked)
         listings = _save(run, fresh, keys, marked)
         return SiteFacts(fresh, listings)
     refs = _refs(checked.facts)
@@ -71,17 +72,36 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     return SiteFacts(infos, listings)
 
 
+def _collect_all(wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
+    """Every page's PageInfo; from the links the check resolved when it checked every page
+    (a cold build: in its workers), so that this process resolves none of them again."""
+    if len(checked.shown) != len(wiki.pages):
+        return collect(wiki)
+    shown = [item for path in wiki.pages for item in checked.shown[path]]
+    edges = dict.fromkeys(
+        (item.page, item.to, EDGE_KINDS[item.kind])
+        for item in shown
+        if item.to is not None and item.to != item.page
+    )
+    return collect_pages(wiki, list(wiki.pages), edges, shown)
+
+
 def _collect(
     run: Run, wiki: Wiki, checked: CheckRun, paths: list[str], refs: dict[str, Ref]
 ) -> dict[str, PageInfo]:
-    """The PageInfo of ``paths``, from the link table and their links, resolved by the check's
-    wiki (whose other pages are stand-ins: no other page is read)."""
+    """The PageInfo of ``paths``, from the link table and their links: as the check resolved
+    them when it checked the page now, else resolved by the check's wiki (whose other pages
+    are stand-ins: no other page is read)."""
     resolver, pages = checked.wiki, wiki.pages
-    links = [
-        ResolvedLink(page, link, resolver.resolve(page, link))
-        for page in (pages[path] for path in paths)
-        for link in page.links
-    ]
+
+    def shown(page: Page) -> Iterable[ShownLink]:
+        if page.path in checked.shown:
+            return checked.shown[page.path]
+        return (
+            ShownLink.of(ResolvedLink(page, ln, resolver.resolve(page, ln))) for ln in page.links
+        )
+
+    links = [item for path in paths for item in shown(pages[path])]
     touching = dict.fromkeys(
         (frm, to, EDGE_KINDS[kind]) for frm, to, kind in run.store.edges_touching(set(paths))
     )

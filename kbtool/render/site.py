@@ -17,7 +17,7 @@ from kbtool.model import Page
 from kbtool.parse.fields import page_type, tags_of
 from kbtool.render import urls
 from kbtool.report.graph import edges
-from kbtool.wiki import ResolvedLink, Status, Wiki
+from kbtool.wiki import ShownLink, Wiki
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,14 +182,15 @@ _KIND_LABELS = {
 
 def collect(wiki: Wiki) -> dict[str, PageInfo]:
     """Every page's :class:`PageInfo`, by path."""
-    return collect_pages(wiki, list(wiki.pages), edges(wiki), wiki.links)
+    shown = (ShownLink.of(item) for item in wiki.links)
+    return collect_pages(wiki, list(wiki.pages), edges(wiki), shown)
 
 
 def collect_pages(
     wiki: Wiki,
     paths: Iterable[str],
     touching: Iterable[tuple[str, str, str]],
-    links: Iterable[ResolvedLink],
+    links: Iterable[ShownLink],
     known: Mapping[str, Ref] | None = None,
 ) -> dict[str, PageInfo]:
     """The :class:`PageInfo` of ``paths``, from ``touching``, every edge (from, to, kind) that
@@ -215,17 +216,13 @@ def collect_pages(
     entries: dict[str, dict[str, list[Entry]]] = defaultdict(lambda: {"related": [], "source": []})
     linked: dict[str, list[tuple[str, str]]] = defaultdict(list)
     for item in links:
-        target = item.target
-        page_ref = ref(target.page.path) if target.page is not None else None
-        ok = target.status in (Status.OK, Status.AMBIGUOUS)
-        if item.link.kind in ("related", "source"):
-            entries[item.page.path][item.link.kind].append(
-                Entry(item.link.target, page_ref if ok else None)
-            )
+        page_ref = ref(item.to) if item.to is not None else None
+        if item.kind in ("related", "source"):
+            entries[item.page][item.kind].append(Entry(item.target, page_ref))
         else:
             # A wikilink shows its target's title; any link's URL depends on where it leads.
-            shown = page_ref.title if page_ref and ok else ""
-            linked[item.page.path].append((item.link.target + "\x00" + target.status.value, shown))
+            shown = page_ref.title if page_ref else ""
+            linked[item.page].append((item.target + "\x00" + item.status.value, shown))
 
     infos: dict[str, PageInfo] = {}
     for path in paths:
