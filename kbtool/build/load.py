@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
+from kbtool.build.decoded import Decoded
 from kbtool.build.pageworker import (
     Processed,
     Work,
@@ -46,11 +47,12 @@ _PARALLEL_THRESHOLD = 64
 @dataclass(frozen=True)
 class Loaded:
     """Pages by path (sorted); the bodies known now (parsed now or kept); the search texts of
-    the pages parsed now. The rest is read from the store when a stage asks."""
+    the pages parsed now, both decoded when first asked for. The rest is read from the store
+    when a stage asks."""
 
     pages: StoredPages
-    bodies: dict[str, PageBody] = field(default_factory=dict)
-    docs: dict[str, SearchDoc] = field(default_factory=dict)
+    bodies: Decoded[PageBody] = field(default_factory=lambda: Decoded(decode_body))
+    docs: Decoded[SearchDoc] = field(default_factory=lambda: Decoded(decode_doc))
 
 
 def load_pages(
@@ -75,7 +77,8 @@ def load_pages(
     body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
-    docs: dict[str, SearchDoc] = {}
+    encoded_bodies: dict[str, bytes] = {}
+    encoded_docs: dict[str, bytes] = {}
     stored: dict[str, Work] = {}
     todo: list[Work] = []
     for item, data, digest in files:
@@ -100,8 +103,7 @@ def load_pages(
         pages[path] = page
         page_rows.append((path, PAGE.key(digest), page_bytes))
         if body_bytes is not None and doc_bytes is not None:
-            bodies[path] = decode_body(body_bytes)
-            docs[path] = decode_doc(doc_bytes)
+            encoded_bodies[path], encoded_docs[path] = body_bytes, doc_bytes
             body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
             doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
     if page_rows:
@@ -115,7 +117,11 @@ def load_pages(
     def keep(page: Page) -> None:  # serve keeps what a stage read, for the next build
         run.kept.pages[page.path] = (key_of(page.digest), (page, None))
 
-    return Loaded(StoredPages(pages, stored, run.store, keep), bodies, docs)
+    return Loaded(
+        StoredPages(pages, stored, run.store, keep),
+        Decoded(decode_body, bodies, encoded_bodies),
+        Decoded(decode_doc, {}, encoded_docs),
+    )
 
 
 def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> dict[str, str]:
@@ -150,7 +156,7 @@ def _still_kept(
 def _keep(
     kept: KeptPages,
     pages: dict[str, Page],
-    bodies: dict[str, PageBody],
+    bodies: dict[str, PageBody],  # the decoded ones: a body parsed now is read when rendered
     key_of: Callable[[str], str],
     forget: set[str],
 ) -> None:
@@ -210,16 +216,18 @@ def counting(progress: OnProgress | None) -> OnProgress | None:
     return advance
 
 
-def fetch_bodies(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[str, PageBody]:
-    """The bodies of ``paths`` (the pages about to be rendered): known, kept or stored."""
-    found = {p: loaded.bodies[p] for p in paths if p in loaded.bodies}
+def fetch_bodies(run: Run, loaded: Loaded, paths: list[str]) -> Decoded[PageBody]:
+    """The bodies of ``paths`` (the pages about to be rendered): known, kept or stored; the
+    ones parsed now are decoded by whoever renders them."""
+    found = loaded.bodies.subset(paths)
     wanted = [p for p in paths if p not in found]
-    found.update(_records(run, BODY, wanted, decode_body))
+    stored = _records(run, BODY, wanted, decode_body)
+    found.update_known(stored)
     kept = run.kept.pages
     for path in wanted:  # serve keeps them for the next build
         if path in kept:
             key, (page, _) = kept[path]
-            kept[path] = (key, (page, found[path]))
+            kept[path] = (key, (page, stored[path]))
     return found
 
 

@@ -28,7 +28,7 @@ class SiteContext:
     listings: Mapping[str, Listing]
     results: dict[str, PageResult]
     #: the bodies of the pages to render, rendered when they were parsed, with holes to fill
-    bodies: dict[str, PageBody] = field(default_factory=dict)
+    bodies: Mapping[str, PageBody] = field(default_factory=dict)
 
     @property
     def t(self) -> Callable[..., str]:
