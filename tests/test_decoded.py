@@ -53,7 +53,9 @@ def test_a_cold_build_decodes_no_body_or_search_text_in_the_main_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = tmp_path / "repo"
-    files = {f"wiki/p{n}.md": page(f"# Page {n}\n\nSee [next](p{(n + 1) % 80}.md).\n") for n in range(80)}
+    files = {
+        f"wiki/p{n}.md": page(f"# Page {n}\n\nSee [next](p{(n + 1) % 80}.md).\n") for n in range(80)
+    }
     write(root, files)
     main = os.getpid()
     decoded: list[str] = []
