@@ -57,6 +57,8 @@ class BuildReport:
     #: False when every output was already up to date and ``site/`` was left alone
     published: bool = False
     seconds: dict[str, float] = field(default_factory=dict)
+    #: of each stage's seconds, those its worker processes had work
+    in_workers: dict[str, float] = field(default_factory=dict)
     search: Any = None
 
     @property
@@ -91,7 +93,8 @@ def build_site(
             kept=kept,
         )
         run.kept.snapshot = run.snapshot
-        run.clock = Timings(report.seconds)
+        run.clock = Timings(report.seconds, report.in_workers)
+        run.clock.count_workers(lambda: run.workers.seconds)
         key = unchanged_key(run)
         last = last_build(run, key) if use_cache and not full else None
         if last is not None:

@@ -10,6 +10,7 @@ be worth a fork runs in this process. Parsing and rendering both go through here
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -40,6 +41,8 @@ class Workers:
 
     def __init__(self, jobs: int) -> None:
         self.jobs = jobs
+        #: wall seconds so far from handing the workers a stage's chunks to the last result
+        self.seconds = 0.0
 
     def worth_forking(self, items: int, threshold: int) -> bool:
         """Whether ``items`` pieces of work are enough to share among workers."""
@@ -58,12 +61,16 @@ class Workers:
     ) -> Iterator[R]:
         """``function(shared, chunk)`` for each chunk, in order, in the workers. ``meanwhile``
         runs in this process while the workers start on the chunks."""
-        with worker_pool(self.jobs, _Inherited.adopt, (shared,)) as pool:
-            futures = [pool.submit(_call, function, chunk) for chunk in chunks]
-            if meanwhile is not None:
-                meanwhile()
-            for future in futures:
-                yield future.result()
+        started = time.perf_counter()
+        try:
+            with worker_pool(self.jobs, _Inherited.adopt, (shared,)) as pool:
+                futures = [pool.submit(_call, function, chunk) for chunk in chunks]
+                if meanwhile is not None:
+                    meanwhile()
+                for future in futures:
+                    yield future.result()
+        finally:
+            self.seconds += time.perf_counter() - started
 
 
 def chunked(count: int, jobs: int, smallest: int, largest: int = 64) -> list[range]:

@@ -103,5 +103,5 @@ def run(args: argparse.Namespace) -> int:
     if args.timings:
         from kbtool.timings import Timings
 
-        print(Timings(report.seconds).format(), file=sys.stderr)
+        print(Timings(report.seconds, report.in_workers).format(), file=sys.stderr)
     return 0 if report.ok else 1

@@ -89,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
     parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)
     with open_store(config.cache_path) as store:
         run = new_run(config, store, snapshot=snapshot, jobs=args.jobs, use_store=not args.no_cache)
+        timings.count_workers(lambda: run.workers.seconds)
         everything = check_wiki(run, progress=parsing, checking=checking).diagnostics
     parsing.close()
     checking.close()
