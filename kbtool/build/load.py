@@ -9,7 +9,8 @@ store only when a later stage asks for them (:func:`fetch_bodies`, :func:`fetch_
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable
+import gc
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
@@ -95,17 +96,19 @@ def load_pages(
         else:
             todo.append(work)
     page_rows, body_rows, doc_rows = [], [], []
-    for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
-        todo, _parse_all(run, todo, language, on_parsed), strict=True
-    ):
-        page = load_page(page_bytes)
-        assert page is not None  # just pickled by our own worker
-        pages[path] = page
-        page_rows.append((path, PAGE.key(digest), page_bytes))
-        if body_bytes is not None and doc_bytes is not None:
-            encoded_bodies[path], encoded_docs[path] = body_bytes, doc_bytes
-            body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
-            doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
+    parsed = _parse_all(run, todo, language, on_parsed)
+    with _kept_from_collection():
+        for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
+            todo, parsed, strict=True
+        ):
+            page = load_page(page_bytes)
+            assert page is not None  # just pickled by our own worker
+            pages[path] = page
+            page_rows.append((path, PAGE.key(digest), page_bytes))
+            if body_bytes is not None and doc_bytes is not None:
+                encoded_bodies[path], encoded_docs[path] = body_bytes, doc_bytes
+                body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
+                doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
     if page_rows:
         with run.store.transaction():
             run.store.put(PAGE, page_rows)
@@ -122,6 +125,21 @@ def load_pages(
         Decoded(decode_body, bodies, encoded_bodies),
         Decoded(decode_doc, {}, encoded_docs),
     )
+
+
+@contextlib.contextmanager
+def _kept_from_collection() -> Iterator[None]:
+    """What is made inside is kept for the rest of the run: unpickling every page makes
+    millions of objects, none of them garbage, that the garbage collector would walk again
+    and again. No collection runs inside, and what was made is frozen out of its sight."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
 
 
 def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> dict[str, str]:

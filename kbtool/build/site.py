@@ -7,6 +7,7 @@ the holes of the body its page worker rendered.
 
 from __future__ import annotations
 
+import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
@@ -104,6 +105,9 @@ def build_site(
         checked = _gate(run, loaded, report)
         if checked is None:
             return report
+        # What the build has loaded and checked it keeps to its end: out of the garbage
+        # collector's sight, a collection never walks every page again (seconds, cold).
+        gc.freeze()
         # The check's wiki, with the real pages (each read when a stage asks for it).
         wiki = checked.wiki.with_pages(loaded.pages)
         results = _cells(run, wiki, checked, report)
