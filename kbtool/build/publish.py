@@ -89,15 +89,20 @@ def remove_stale_staging(site_dir: Path, keep: Path | None = None) -> None:
 
 
 def write_file(root: Path, relative: str, data: str | bytes) -> None:
-    """Write as a new file renamed into place: never through an existing (linked) inode."""
+    """Write as a new file: created (a fresh staging folder has none), else renamed into
+    place; never through an existing (linked) inode."""
     target = root / relative
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
-    if isinstance(data, str):
-        tmp.write_text(data, encoding="utf-8")
-    else:
-        tmp.write_bytes(data)
-    os.replace(tmp, target)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    try:  # O_EXCL: fails on any existing entry, a link to the live site's file included
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    except FileExistsError:
+        tmp = target.with_name(f".{target.name}.tmp")
+        tmp.write_bytes(raw)
+        os.replace(tmp, target)
+        return
+    with open(fd, "wb") as file:
+        file.write(raw)
 
 
 def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
