@@ -9,13 +9,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_build import page, write
+from test_build import page, small_wiki, snapshot, write
 
 from kbtool.build import load
 from kbtool.build.decoded import Decoded
 from kbtool.build.site import build_site
 from kbtool.build.workers import Workers
-from kbtool.config import config_from_table
+from kbtool.config import Config, config_from_table
+from kbtool.store.db import open_store
+from kbtool.store.records import SEARCH
 
 
 def _counted(decoded: list[bytes]) -> Decoded[int]:
@@ -79,3 +81,23 @@ def test_a_cold_build_decodes_no_body_or_search_text_in_the_main_process(
         assert decoded == []
     html = (root / "site/wiki/p3.html").read_text(encoding="utf-8")
     assert 'href="p4.html"' in html  # filled by the worker that decoded the body
+
+
+def test_a_site_without_search_takes_no_search_text_and_one_with_it_gets_them_all(
+    tmp_path: Path,
+) -> None:
+    root, clean = tmp_path / "repo", tmp_path / "clean"
+    write(root, small_wiki())
+    write(clean, small_wiki())
+
+    def settings(folder: Path, search: bool) -> Config:
+        table = {"language": "en", "search": search, "severity": {"KB3": "off"}}
+        return config_from_table(folder, table)
+
+    assert build_site(settings(root, False), jobs=1).published
+    with open_store(settings(root, False).cache_path) as store:
+        assert store.keys(SEARCH) == {}
+    assert build_site(settings(root, True), jobs=1).published  # every text taken now
+    assert build_site(settings(clean, True), jobs=1).published
+    search = snapshot(root / "site/search")
+    assert search and search == snapshot(clean / "site/search")

@@ -64,7 +64,7 @@ def load_pages(
     on_parsed: OnProgress | None = None,
 ) -> Loaded:
     """The pages of the snapshot (or of ``only`` among them); ``with_bodies``: their bodies
-    and search texts too, for a build."""
+    too, for a build, and their search texts when the site has a search index."""
     wanted = set(only) if only is not None else None
     files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
     language = run.config.language if with_bodies else None
@@ -96,7 +96,8 @@ def load_pages(
         else:
             todo.append(work)
     page_rows, body_rows, doc_rows = [], [], []
-    parsed = _parse_all(run, todo, language, on_parsed)
+    search = with_bodies and run.config.search
+    parsed = _parse_all(run, todo, language, search, on_parsed)
     with _kept_from_collection():
         for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
             todo, parsed, strict=True
@@ -105,9 +106,11 @@ def load_pages(
             assert page is not None  # just pickled by our own worker
             pages[path] = page
             page_rows.append((path, PAGE.key(digest), page_bytes))
-            if body_bytes is not None and doc_bytes is not None:
-                encoded_bodies[path], encoded_docs[path] = body_bytes, doc_bytes
+            if body_bytes is not None:
+                encoded_bodies[path] = body_bytes
                 body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
+            if doc_bytes is not None:
+                encoded_docs[path] = doc_bytes
                 doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
     if page_rows:
         with run.store.transaction():
@@ -185,19 +188,19 @@ def _keep(
 
 
 def _parse_all(
-    run: Run, todo: list[Work], language: str | None, on_parsed: OnProgress | None
+    run: Run, todo: list[Work], language: str | None, search: bool, on_parsed: OnProgress | None
 ) -> list[Processed]:
     """Parse in this process, or in the run's workers when there is enough to share."""
     if not run.workers.worth_forking(len(todo), _PARALLEL_THRESHOLD):
         results = []
         for work in todo:
-            results.append(process(work, language))
+            results.append(process(work, language, search))
             if on_parsed:
                 on_parsed(1, len(todo))
         return results
     out: list[Processed] = []
     chunks = chunked(len(todo), run.workers.jobs, smallest=8)
-    for chunk_results in run.workers.map(process_chunk, (todo, language), chunks):
+    for chunk_results in run.workers.map(process_chunk, (todo, language, search), chunks):
         out += chunk_results
         if on_parsed:
             on_parsed(len(chunk_results), len(todo))
@@ -277,6 +280,6 @@ def _records(
             with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
                 found[path] = decode(record[1])  # else damaged or foreign: made again
         if path not in found:
-            _, body, doc = process((path, data, item.kind, digest), language)
+            _, body, doc = process((path, data, item.kind, digest), language, kind is SEARCH)
             found[path] = decode((body if kind is BODY else doc) or b"")
     return found

@@ -21,13 +21,15 @@ if TYPE_CHECKING:
 
 #: One file to parse: (path, bytes, page kind, content digest).
 Work = tuple[str, bytes, str, str]
-#: What the worker sends back: the pickled page, and the body and search text (for a build).
+#: What the worker sends back: the pickled page, and the body and search text (for a build;
+#: the search text only for a site with a search index).
 Processed = tuple[bytes, bytes | None, bytes | None]
 
 
-def process(work: Work, language: str | None) -> Processed:
-    """Parse one file and, for a build (a ``language`` for the body's UI strings), take its
-    search text and render its body from the same tokens."""
+def process(work: Work, language: str | None, search: bool = True) -> Processed:
+    """Parse one file and, for a build (a ``language`` for the body's UI strings), render its
+    body and (``search``: for a site with a search index) take its search text, from the
+    same tokens."""
     from kbtool.parse.page import parse_page_tokens
 
     path, data, kind, digest = work
@@ -39,21 +41,21 @@ def process(work: Work, language: str | None) -> Processed:
     from kbtool.search.text import search_doc
 
     try:
-        doc = search_doc(page, tokens)  # before rendering, which changes the tokens
+        doc = search_doc(page, tokens) if search else None  # before rendering changes tokens
         rendered = render_body(page, tokens, translator(language))
     except Exception as error:  # a renderer bug on one page fails that page alone
         doc, rendered = _unrendered(page, error)
     return (
         dump_page(page),
         json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8"),
-        json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8"),
+        json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8") if doc else None,
     )
 
 
-def process_chunk(work: tuple[list[Work], str | None], indices: range) -> list[Processed]:
+def process_chunk(work: tuple[list[Work], str | None, bool], indices: range) -> list[Processed]:
     """:func:`process` for ``indices`` of the work list a pool's workers inherited."""
-    files, language = work
-    return [process(files[i], language) for i in indices]
+    files, language, search = work
+    return [process(files[i], language, search) for i in indices]
 
 
 def decode_body(data: bytes) -> PageBody:
