@@ -2,7 +2,8 @@
 
 A one-word query finds exactly the pages that contain it; a query of several words, every
 page that contains one of them, and no other page unless it holds half of a long CJK run's
-bigrams (a loose match). A one-word query that no page contains exactly may match loosely.
+bigrams (a loose match) or a word one edit from a query word no page has (a misspelling). A
+one-word query that no page contains exactly may match loosely.
 
 Pages are drawn from a small alphabet of CJK characters, English words and punctuation, so
 that queries often match; queries are drawn from what the pages contain (and from what they
@@ -19,6 +20,8 @@ from _search_support import build, doc, found
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kbtool.search.index import one_edit
+from kbtool.search.matching import FUZZY_LENGTH
 from kbtool.search.text import SearchDoc
 
 CHARS = "注意力学习"  # few characters: pages share bigrams but not always the longer runs
@@ -81,8 +84,22 @@ def check(docs: list[SearchDoc], query: str, got: set[str]) -> None:
     assert exact <= got, query
     words = query.split()
     for d in docs:
-        if d.path in got - exact:  # a loose match
-            assert any(re.fullmatch(f"[{CHARS}]+", w) and _bigrams_in(d, w) for w in words)
+        if d.path in got - exact:  # a loose match, or a misspelling's
+            assert any(
+                re.fullmatch(f"[{CHARS}]+", w) and _bigrams_in(d, w) or _misspelt(docs, d, w)
+                for w in words
+            )
+
+
+def _misspelt(docs: list[SearchDoc], d: SearchDoc, word: str) -> bool:
+    """Whether ``word``, which no page has, is one edit from a word of ``d`` (a query word
+    that no page has stands for the words one edit from it)."""
+    word = word.lower()
+    if len(word) < FUZZY_LENGTH or not re.fullmatch(f"[^\\W_{CHARS}]+", word):
+        return False
+    if any(word in _words(f) for other in docs for f in _fields(other)):
+        return False
+    return any(one_edit(word, w) for f in _fields(d) for w in _words(f))
 
 
 def _query(data: st.DataObject, docs: list[SearchDoc]) -> str:

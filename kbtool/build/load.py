@@ -76,6 +76,10 @@ def load_pages(
     unknown = [item.path for item, _, _ in files if item.path not in remembered]
     page_keys = _record_keys(run, PAGE, unknown, len(files))
     body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
+    # Search texts are taken only for a site with a search index: one turned on since is
+    # parsed again (in the workers) for the texts it lacks.
+    search = with_bodies and run.config.search
+    doc_keys = _record_keys(run, SEARCH, unknown, len(files)) if search else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
     encoded_bodies: dict[str, bytes] = {}
@@ -91,12 +95,12 @@ def load_pages(
         work = (item.path, data, item.kind, digest)
         has_page = page_keys.get(item.path) == PAGE.key(digest)
         has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
-        if has_page and (has_body or not with_bodies):
+        has_doc = not search or doc_keys.get(item.path) == SEARCH.key(digest, language or "")
+        if has_page and (not with_bodies or has_body and has_doc):
             stored[item.path] = work
         else:
             todo.append(work)
     page_rows, body_rows, doc_rows = [], [], []
-    search = with_bodies and run.config.search
     parsed = _parse_all(run, todo, language, search, on_parsed)
     with _kept_from_collection():
         for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
