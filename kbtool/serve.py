@@ -141,13 +141,14 @@ def watch_and_rebuild(
     rebuild: Callable[[set[str]], bool],
     version: BuildVersion,
     stop: threading.Event,
+    paths: list[Path] | None = None,
 ) -> None:
-    """Rebuild after each batch of file changes, told which paths changed; bump the version
-    when the site changed."""
+    """Rebuild after each batch of file changes in ``paths`` (else :func:`watched_paths`),
+    told which paths changed; bump the version when the site changed."""
     import watchfiles
 
     for changes in watchfiles.watch(
-        *watched_paths(config),
+        *(watched_paths(config) if paths is None else paths),
         watch_filter=_relevant(config),
         stop_event=stop,
         debounce=200,

@@ -24,6 +24,7 @@ from kbtool.build.facts import Facts, decode_facts, encode_facts
 from kbtool.build.load import counting, load_pages
 from kbtool.build.page_checks import check_pages
 from kbtool.build.run import OnProgress, Run
+from kbtool.build.watched import Watched
 from kbtool.checks import graph_diagnostics
 from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
 from kbtool.config import Config
@@ -97,8 +98,8 @@ def check_wiki(
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
     new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
-    if stats:
-        changed_facts |= _changed_stats(store, str(config.root))
+    moved = _changed_stats(store, str(config.root), run.kept.watched) if stats else {}
+    changed_facts |= {f"stat:{name}" for name in moved}
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
@@ -124,7 +125,7 @@ def check_wiki(
         if stored is None:  # a damaged record (rare): check everything afresh
             return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
         diagnostics += stored
-    _save(store, wiki, rows, deps, links, new_facts, removed)
+    _save(store, wiki, rows, deps, links, new_facts, removed, moved)
     for path, facts_now in new_facts.items():
         run.kept.facts[path] = (CHECK.key(settings, digests[path]), facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
@@ -180,13 +181,18 @@ def _changed_facts(
     return names
 
 
-def _changed_stats(store: Store, root: str) -> set[str]:
-    """Non-page files that links lead to, whose status on disk changed since it was stored."""
-    return {
-        f"stat:{name}"
-        for name, (status, _) in store.all(STAT).items()
-        if stat_target(root, name).value != status
-    }
+def _changed_stats(store: Store, root: str, watched: Watched | None) -> dict[str, str]:
+    """Non-page files that links lead to, whose status on disk changed since it was stored,
+    with their status now; with a watcher that ran since, only the files it could have seen
+    change are looked at."""
+    found = {}
+    for name, status in store.keys(STAT).items():
+        if watched is not None and watched.unchanged(name):
+            continue
+        now = stat_target(root, name).value
+        if now != status:
+            found[name] = now
+    return found
 
 
 def _save(
@@ -197,9 +203,12 @@ def _save(
     links: dict[str, PageLinks],
     new_facts: dict[str, Facts],
     removed: set[str],
+    moved: dict[str, str],
 ) -> None:
     facts_rows = [(p, FACTS.key(), encode_facts(f)) for p, f in new_facts.items()]
-    stats: dict[str, Any] = {path: status.value for path, status in wiki.stats.items()}
+    # Every status as the disk gives it now, also of the files no page links to any more:
+    # what the next build (and the unchanged record) compares with.
+    stats: dict[str, Any] = {**moved, **{path: s.value for path, s in wiki.stats.items()}}
     with store.transaction():
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)

@@ -22,6 +22,7 @@ from kbtool.timings import Timings
 if TYPE_CHECKING:
     from kbtool.build.facts import Facts
     from kbtool.build.published import Published, Spare
+    from kbtool.build.watched import Watched
     from kbtool.render.markdown import PageBody
     from kbtool.render.site import Listing, PageInfo
 
@@ -44,6 +45,9 @@ class Kept:
     snapshot: Snapshot | None = None
     #: the former site, kept after the last swap to be the next build's staging folder
     spare: Spare | None = None
+    #: what a watcher that ran since the last build saw change (None: not known), set by
+    #: the process for the next build
+    watched: Watched | None = None
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).
