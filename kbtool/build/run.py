@@ -17,6 +17,7 @@ from kbtool.build.workers import Workers
 from kbtool.config import Config
 from kbtool.model import Page
 from kbtool.store.db import Store
+from kbtool.store.known_keys import KnownKeys
 from kbtool.timings import Timings
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class Kept:
     #: what a watcher that ran since the last build saw change (None: not known), set by
     #: the process for the next build
     watched: Watched | None = None
+    #: the stored records' keys, while this process is the store's last writer
+    keys: KnownKeys = field(default_factory=KnownKeys)
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

@@ -80,6 +80,8 @@ def build_site(
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
+        if kept is not None:
+            store.keep_keys(kept.keys)
         remove_stale_staging(site_dir, keep=kept.spare.folder if kept and kept.spare else None)
         run = new_run(
             config,
@@ -128,6 +130,7 @@ def keep_warm(config: Config, kept: Kept) -> None:
     rebuild after an edit is as quick as the later ones; a build that found nothing changed
     loads none of them. Pages are kept as builds read them."""
     with open_store(config.cache_path) as store:
+        store.keep_keys(kept.keys)
         # One process: this may run in a thread, which must not fork workers.
         run = new_run(config, store, jobs=1, kept=kept)
         keep_facts(run)
