@@ -185,10 +185,11 @@ def test_the_watcher_reports_changes_made_before_it_is_asked(tmp_path: Path) -> 
     page.write_text("# A\n")
     time.sleep(0.3)  # the build
     stop = threading.Event()
-    threading.Timer(10, stop.set).start()  # never waits for ever: the batches end
+    timer = threading.Timer(10, stop.set)  # never waits for ever: the batches end
+    timer.start()
     try:
         batch = next(watcher.batches(stop), set())
     finally:
-        stop.set()
+        timer.cancel()
         watcher.close()
     assert str(page) in batch
