@@ -101,15 +101,16 @@ class Wiki:
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
         wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
-        return self._share_indexes(wiki)
+        return self.share_indexes(wiki)
 
     def checking(self, paths: Iterable[str]) -> Wiki:
         """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
         and asked of the disk."""
-        return self._share_indexes(replace(self, checked=frozenset(paths)))
+        return self.share_indexes(replace(self, checked=frozenset(paths)))
 
-    def _share_indexes(self, wiki: Wiki) -> Wiki:
-        """``wiki``, given the indexes resolving wikilinks and hints built here."""
+    def share_indexes(self, wiki: Wiki) -> Wiki:
+        """``wiki``, given the indexes resolving wikilinks and hints built here: valid for a
+        wiki whose pages have the same paths, kinds, titles and slugs."""
         for name in _RESOLUTION_INDEXES:
             if name in self.__dict__:
                 wiki.__dict__[name] = self.__dict__[name]

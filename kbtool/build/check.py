@@ -98,12 +98,13 @@ def check_wiki(
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
     new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
+    same_pages = not changed_facts  # the same paths, kinds, titles and slugs as last time
     moved = _changed_stats(store, str(config.root), run.kept.watched) if stats else {}
     changed_facts |= {f"stat:{name}" for name in moved}
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
-    everyone = {p: f.stand_in(p) for p, f in old_facts.items() if f and p in digests}
+    everyone = _stand_ins(run, old_facts, digests)
     everyone.update(fresh)
     facts = {p: f for p, f in {**old_facts, **new_facts}.items() if f and p in digests}
     wiki = Wiki(
@@ -114,6 +115,9 @@ def check_wiki(
         checked=frozenset(stale),
         ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
     )
+    previous, run.kept.check_wiki = run.kept.check_wiki, wiki
+    if same_pages and previous is not None and list(previous.pages) == list(wiki.pages):
+        previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
     enabled = enabled_codes(config, (), ())
     keys = {path: CHECK.key(settings, digests[path]) for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking)
@@ -131,10 +135,30 @@ def check_wiki(
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
-            return replace(afresh, links_stored=False)
+        run.kept.check_wiki = None  # the stored facts may not be this wiki's either
+        return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale), facts=facts)
+
+
+def _stand_ins(
+    run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
+) -> dict[str, Page]:
+    """A stand-in for each page with facts, kept (by a long-running process) while its facts
+    are the same object."""
+    kept = run.kept.stand_ins
+    found = {}
+    for path, f in facts.items():
+        if f is None or path not in digests:
+            continue
+        entry = kept.get(path)
+        if entry is None or entry[0] is not f:
+            entry = kept[path] = (f, f.stand_in(path))
+        found[path] = entry[1]
+    for path in [p for p in kept if p not in digests]:
+        del kept[path]
+    return found
 
 
 def keep_facts(run: Run) -> None:

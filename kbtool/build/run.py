@@ -25,7 +25,8 @@ if TYPE_CHECKING:
     from kbtool.build.published import Published, Spare
     from kbtool.build.watched import Watched
     from kbtool.render.markdown import PageBody
-    from kbtool.render.site import Listing, PageInfo
+    from kbtool.render.site import Listing, PageInfo, Ref
+    from kbtool.wiki import Wiki
 
 
 @dataclass
@@ -36,8 +37,16 @@ class Kept:
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
     #: path -> (its check record's key, what the checks of other pages may read of it)
     facts: dict[str, tuple[str, Facts]] = field(default_factory=dict)
+    #: path -> (its facts, the stand-in made of them)
+    stand_ins: dict[str, tuple[Facts, Page]] = field(default_factory=dict)
+    #: the last check's wiki, whose resolution indexes hold while no page's facts changed
+    check_wiki: Wiki | None = None
     #: path -> (key, what the site shows of the page), for the pages read or made so far
     infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
+    #: path -> ((file digest, settings), the page's site-facts record key)
+    info_keys: dict[str, tuple[tuple[str, str], str]] = field(default_factory=dict)
+    #: path -> (its facts, the page as other pages show it)
+    refs: dict[str, tuple[Facts, Ref]] = field(default_factory=dict)
     #: path -> (key, what the indexes and the graph show of the page)
     listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
     #: the record of the published site, as the last build left it
