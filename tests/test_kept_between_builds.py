@@ -64,3 +64,20 @@ def test_site_facts_refs_and_keys_are_kept_for_unchanged_pages(tmp_path: Path) -
     assert kept.refs["wiki/a.md"][1].title == "A new title"
     assert kept.info_keys["wiki/c.md"] is keys["wiki/c.md"]
     assert kept.info_keys["wiki/a.md"] != keys["wiki/a.md"]
+
+
+def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
+    tmp_path: Path,
+) -> None:
+    _wiki(tmp_path)
+    kept = Kept()
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    planned = {path: item for path, (_, item) in kept.outputs.items()}
+    (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
+    report = build_site(load_config(tmp_path), jobs=1, kept=kept)
+    assert report.ok
+    assert kept.outputs["wiki/c.md"][1] is planned["wiki/c.md"]
+    assert kept.outputs["wiki/a.md"][1].key != planned["wiki/a.md"].key
+    # b.md shows a.md's new title (its wikilink): its PageInfo, so its key, changed too.
+    assert kept.outputs["wiki/b.md"][1].key != planned["wiki/b.md"].key
+    assert "page:wiki/b.md" in report.rendered_outputs

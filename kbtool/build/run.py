@@ -22,6 +22,7 @@ from kbtool.timings import Timings
 
 if TYPE_CHECKING:
     from kbtool.build.facts import Facts
+    from kbtool.build.page_outputs import KeptOutputs
     from kbtool.build.published import Published, Spare
     from kbtool.build.watched import Watched
     from kbtool.render.markdown import PageBody
@@ -49,6 +50,8 @@ class Kept:
     refs: dict[str, tuple[Facts, Ref]] = field(default_factory=dict)
     #: path -> (key, what the indexes and the graph show of the page)
     listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
+    #: path -> (what its key was made of, the page's output as the plan has it)
+    outputs: KeptOutputs = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
     #: the snapshot the last build read, for a watcher to update with what it saw change

@@ -112,7 +112,7 @@ def build_site(
         facts = site_infos(run, wiki, checked)
         site = SiteContext(config, wiki, facts.infos, facts.listings, results)
         trusted = store if run.use_store else None
-        plan = plan_site(trusted, site, published, run.snapshot.digests())
+        plan = plan_site(trusted, site, published, run.snapshot.digests(), run.kept.outputs)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         # A caller that keeps the run's pages keeps the former site too, as the next staging.
