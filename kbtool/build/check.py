@@ -162,9 +162,12 @@ def _stand_ins(
 
 
 def keep_facts(run: Run) -> None:
-    """Put every page's stored facts into :attr:`Run.kept` (for a long-running process,
-    before its first rebuild)."""
-    _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
+    """Put every page's stored facts, and the stand-ins made of them, into :attr:`Run.kept`
+    (for a long-running process, before its first rebuild); and the keys it asks for of the
+    other files, which a store that keeps keys keeps."""
+    facts = _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
+    _stand_ins(run, facts, run.snapshot.digests())
+    run.store.keys(STAT)
 
 
 def _with_facts(store: Store) -> set[str]:
