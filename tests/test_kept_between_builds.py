@@ -81,3 +81,20 @@ def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
     # b.md shows a.md's new title (its wikilink): its PageInfo, so its key, changed too.
     assert kept.outputs["wiki/b.md"][1].key != planned["wiki/b.md"].key
     assert "page:wiki/b.md" in report.rendered_outputs
+
+
+def test_diagnostics_kept_are_dropped_when_another_process_checked_again(tmp_path: Path) -> None:
+    _wiki(tmp_path)
+    (tmp_path / "wiki" / "d.md").write_text(_page("Page d", "See [c](c.md)."))
+    kept = Kept()
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok  # d's diagnostics kept
+    assert "wiki/d.md" in kept.diagnostics
+    (tmp_path / "wiki" / "c.md").unlink()
+    report = build_site(load_config(tmp_path), jobs=1)  # another process: d checked again
+    assert any(d.path == "wiki/d.md" for d in report.diagnostics)
+    (tmp_path / "wiki" / "b.md").write_text(_page("Page b", "More words."))
+    # Serve, told only of b.md: d.md is not checked again, its record is another process's.
+    found = build_site(load_config(tmp_path), jobs=1, kept=kept).diagnostics
+    assert [d.path for d in found if d.path == "wiki/d.md"] == ["wiki/d.md"]

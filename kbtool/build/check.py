@@ -122,14 +122,13 @@ def check_wiki(
     keys = {path: CHECK.key(settings, digests[path]) for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking)
     diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
-    for path, value in store.nonempty(CHECK).items():
-        if path in stale or path not in digests:
-            continue
-        stored = _unrecord(value)
-        if stored is None:  # a damaged record (rare): check everything afresh
-            return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
-        diagnostics += stored
+    stored = _stored_diagnostics(run, [p for p in digests if p not in stale], old_keys)
+    if stored is None:  # a damaged record (rare): check everything afresh
+        return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
+    diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed, moved)
+    for path in stale | removed:  # their records changed, under the same key or not
+        run.kept.diagnostics.pop(path, None)
     for path, facts_now in new_facts.items():
         run.kept.facts[path] = (CHECK.key(settings, digests[path]), facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
@@ -159,6 +158,31 @@ def _stand_ins(
     for path in [p for p in kept if p not in digests]:
         del kept[path]
     return found
+
+
+def _stored_diagnostics(
+    run: Run, paths: list[str], keys: dict[str, str]
+) -> list[Diagnostic] | None:
+    """The stored diagnostics of ``paths`` (pages not checked again, each with a valid record
+    under ``keys``); None if a record is damaged. A long-running process keeps them with their
+    record's key while its store keeps the records' keys (no other process wrote since); the
+    pages this process checks again are dropped, as their record changes, not its key."""
+    kept, known = run.kept.diagnostics, run.store.known_keys
+    generation = known.forgotten if known is not None and known is run.kept.keys else None
+    if generation is None or generation != run.kept.diagnostics_of:
+        kept.clear()
+    wanted = [p for p in paths if p not in kept or kept[p][0] != keys.get(p)]
+    if wanted:
+        few = len(wanted) * 4 < len(paths)
+        found = run.store.some(CHECK, wanted) if few else run.store.all(CHECK)
+        for path in wanted:
+            key, value = found.get(path, (keys.get(path, ""), b""))
+            diagnostics = _unrecord(value) if value else []
+            if diagnostics is None:
+                return None
+            kept[path] = (key, diagnostics)
+    run.kept.diagnostics_of = generation
+    return [d for path in paths for d in kept[path][1]]
 
 
 def keep_facts(run: Run) -> None:

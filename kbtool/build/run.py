@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 from kbtool.build.scan import Snapshot
 from kbtool.build.workers import Workers
 from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
 from kbtool.store.db import Store
 from kbtool.store.known_keys import KnownKeys
@@ -38,6 +39,10 @@ class Kept:
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
     #: path -> (its check record's key, what the checks of other pages may read of it)
     facts: dict[str, tuple[str, Facts]] = field(default_factory=dict)
+    #: path -> (its check record's key, its stored diagnostics), valid with the known keys
+    #: as forgotten so many times (None: none)
+    diagnostics: dict[str, tuple[str, list[Diagnostic]]] = field(default_factory=dict)
+    diagnostics_of: int | None = None
     #: path -> (its facts, the stand-in made of them)
     stand_ins: dict[str, tuple[Facts, Page]] = field(default_factory=dict)
     #: the last check's wiki, whose resolution indexes hold while no page's facts changed

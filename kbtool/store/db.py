@@ -130,6 +130,11 @@ class Store:
         )
         return {name: bytes(value) for name, value in rows}
 
+    @property
+    def known_keys(self) -> KnownKeys | None:
+        """The keys kept between connections, while they are valid (see :meth:`keep_keys`)."""
+        return self._known
+
     def keys(self, kind: RecordKind) -> dict[str, str]:
         """name -> key of every record of ``kind``, without reading the values."""
         known = self._known.kinds.get(kind.name) if self._known is not None else None

@@ -28,9 +28,12 @@ class KnownKeys:
 
     token: str = field(default_factory=new_token)
     kinds: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: how many times they were forgotten: what was kept beside them holds while it is the same
+    forgotten: int = 0
 
     def forget(self) -> None:
         self.kinds.clear()
+        self.forgotten += 1
 
     def put(self, kind: str, rows: Iterable[tuple[str, str]]) -> None:
         known = self.kinds.get(kind)
