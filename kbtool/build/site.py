@@ -32,7 +32,7 @@ from kbtool.build.unchanged import (
     unchanged_key,
 )
 from kbtool.config import Config
-from kbtool.diagnostics import Diagnostic, filter_diagnostics
+from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
@@ -185,7 +185,8 @@ def _stage_and_publish(
         report.reused, report.rendered = staged.reused, len(staged.rendered)
         report.rendered_outputs = sorted(item.name for item in staged.rendered)
         found = (d for r in staged.outputs.values() for d in r.diagnostics)
-        report.diagnostics = sorted(report.diagnostics + filter_diagnostics(found, run.config))
+        found_now = filter_diagnostics(found, run.config)
+        report.diagnostics = sorted(report.diagnostics + found_now, key=sort_key)
         if report.errors:
             return published
         if run.config.search:
