@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cached_property
 
 
 @dataclass(frozen=True)
@@ -38,12 +39,25 @@ class Watched:
     def unchanged(self, name: str) -> bool:
         """Whether the watcher would have reported a change to the status of ``name`` (a path
         relative to the root) and did not."""
-        parts = name.split("/")
-        if ".." in parts or _under(name, self.ignored) or not _under(name, self.folders):
+        if not name.startswith(self._under) or name.startswith(self._ignored) or _climbs(name):
             return False
         # The path itself, or a folder above it (moved, removed, made a symlink).
-        return not any("/".join(parts[:n]) in self.changed for n in range(1, len(parts) + 1))
+        return name not in self.changed and not name.startswith(self._changed)
+
+    # Prefixes as tuples: str.startswith tries them all in one call (thousands of names).
+    @cached_property
+    def _under(self) -> tuple[str, ...]:
+        return tuple(folder + "/" for folder in self.folders)
+
+    @cached_property
+    def _ignored(self) -> tuple[str, ...]:
+        return tuple(folder + "/" for folder in self.ignored)
+
+    @cached_property
+    def _changed(self) -> tuple[str, ...]:
+        return tuple(path + "/" for path in self.changed)
 
 
-def _under(name: str, folders: tuple[str, ...]) -> bool:
-    return any(name.startswith(folder + "/") for folder in folders)
+def _climbs(name: str) -> bool:
+    """Whether ``name`` has a ``..`` part (it may lead out of the watched folders)."""
+    return name == ".." or name.startswith("../") or "/../" in name or name.endswith("/..")
