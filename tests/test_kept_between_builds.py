@@ -66,6 +66,20 @@ def test_site_facts_refs_and_keys_are_kept_for_unchanged_pages(tmp_path: Path) -
     assert kept.info_keys["wiki/a.md"] != keys["wiki/a.md"]
 
 
+def test_check_keys_are_kept_for_unchanged_files(tmp_path: Path) -> None:
+    _wiki(tmp_path)
+    kept = Kept()
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    keys = dict(kept.check_keys)
+    (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    assert kept.check_keys["wiki/c.md"] is keys["wiki/c.md"]
+    assert kept.check_keys["wiki/a.md"][1] != keys["wiki/a.md"][1]
+    (tmp_path / "wiki" / "c.md").unlink()
+    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    assert "wiki/c.md" not in kept.check_keys
+
+
 def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
     tmp_path: Path,
 ) -> None:

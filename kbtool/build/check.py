@@ -79,10 +79,11 @@ def check_wiki(
     digests = snapshot.digests()
     with_facts = _with_facts(store) if run.use_store else set()
     old_keys = store.keys(CHECK) if run.use_store else {}
+    keys_now = _check_keys(run, settings, digests)
     changed = {
         path
-        for path, digest in digests.items()
-        if old_keys.get(path) != CHECK.key(settings, digest) or path not in with_facts
+        for path, key in keys_now.items()
+        if old_keys.get(path) != key or path not in with_facts
     }
     removed = (with_facts | set(old_keys)) - set(digests)
     # Every page's facts: the stand-ins of the pages not checked again are made of them.
@@ -119,7 +120,7 @@ def check_wiki(
     if same_pages and previous is not None and list(previous.pages) == list(wiki.pages):
         previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
     enabled = enabled_codes(config, (), ())
-    keys = {path: CHECK.key(settings, digests[path]) for path in stale}
+    keys = {path: keys_now[path] for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking)
     diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
     stored = _stored_diagnostics(run, [p for p in digests if p not in stale], old_keys)
@@ -130,7 +131,7 @@ def check_wiki(
     for path in stale | removed:  # their records changed, under the same key or not
         run.kept.diagnostics.pop(path, None)
     for path, facts_now in new_facts.items():
-        run.kept.facts[path] = (CHECK.key(settings, digests[path]), facts_now)
+        run.kept.facts[path] = (keys_now[path], facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
@@ -139,6 +140,22 @@ def check_wiki(
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale), facts=facts)
+
+
+def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:
+    """Each page's check record key now (kept by a long-running process with the settings
+    and file digest it was made of)."""
+    kept = run.kept.check_keys
+    keys = {}
+    for path, digest in digests.items():
+        entry = kept.get(path)
+        if entry is None or entry[0] != (settings, digest):
+            entry = kept[path] = ((settings, digest), CHECK.key(settings, digest))
+        keys[path] = entry[1]
+    if len(kept) > len(digests):  # pages that are gone
+        for path in [p for p in kept if p not in digests]:
+            del kept[path]
+    return keys
 
 
 def _stand_ins(

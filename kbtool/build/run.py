@@ -39,6 +39,8 @@ class Kept:
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
     #: path -> (its check record's key, what the checks of other pages may read of it)
     facts: dict[str, tuple[str, Facts]] = field(default_factory=dict)
+    #: path -> ((settings, file digest), its check record's key)
+    check_keys: dict[str, tuple[tuple[str, str], str]] = field(default_factory=dict)
     #: path -> (its check record's key, its stored diagnostics), valid with the known keys
     #: as forgotten so many times (None: none)
     diagnostics: dict[str, tuple[str, list[Diagnostic]]] = field(default_factory=dict)
