@@ -7,8 +7,10 @@ is written into ``site/``; the published files never contain it.
 
 from __future__ import annotations
 
+import os
+import platform
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -136,22 +138,65 @@ def _relevant(config: Config) -> Callable[[Any, str], bool]:
     return keep
 
 
+class Watcher:
+    """The changes to the watched paths, collected from the moment it is made: a build that
+    scans the files after that is told every change since its scan by the next batches, so
+    that the first rebuild after ``serve`` starts need not scan everything again."""
+
+    def __init__(self, config: Config, paths: list[Path] | None = None) -> None:
+        from watchfiles._rust_notify import RustNotify  # watchfiles' documented backend
+
+        self.paths = watched_paths(config) if paths is None else paths
+        self._keep = _relevant(config)
+        self._notify = RustNotify(
+            [str(p) for p in self.paths],
+            bool(os.getenv("WATCHFILES_DEBUG")),
+            _force_polling(),
+            300,
+            True,
+            bool(os.getenv("WATCHFILES_IGNORE_PERMISSION_DENIED")),
+        )
+
+    def batches(self, stop: threading.Event) -> Iterator[set[str]]:
+        """Each batch of changed paths, until ``stop`` is set (Ctrl-C: KeyboardInterrupt)."""
+        while True:
+            # Changes are grouped until 50 ms pass without one (at most 200 ms).
+            raw = self._notify.watch(200, 50, 500, stop)
+            if raw == "signal":
+                raise KeyboardInterrupt
+            if raw == "stop":
+                return
+            if isinstance(raw, set):
+                changed = {path for change, path in raw if self._keep(change, path)}
+                if changed:
+                    yield changed
+
+    def close(self) -> None:
+        self._notify.close()
+
+
+def _force_polling() -> bool:
+    """As watchfiles decides: polling if asked for, or under WSL (no notifications there)."""
+    asked = os.getenv("WATCHFILES_FORCE_POLLING")
+    if asked:
+        return asked.lower() not in {"false", "disable", "disabled"}
+    uname = platform.uname()
+    return "microsoft-standard" in uname.release.lower() and uname.system.lower() == "linux"
+
+
 def watch_and_rebuild(
     config: Config,
     rebuild: Callable[[set[str]], bool],
     version: BuildVersion,
     stop: threading.Event,
+    watcher: Watcher | None = None,
 ) -> None:
-    """Rebuild after each batch of file changes, told which paths changed; bump the version
-    when the site changed."""
-    import watchfiles
-
-    for changes in watchfiles.watch(
-        *watched_paths(config),
-        watch_filter=_relevant(config),
-        stop_event=stop,
-        debounce=200,
-        rust_timeout=500,
-    ):
-        if rebuild({path for _change, path in changes}):
-            version.bump()
+    """Rebuild after each batch of file changes that ``watcher`` (else a new one) reports,
+    told which paths changed; bump the version when the site changed."""
+    watcher = Watcher(config) if watcher is None else watcher
+    try:
+        for changed in watcher.batches(stop):
+            if rebuild(changed):
+                version.bump()
+    finally:
+        watcher.close()

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from enum import Enum
 from functools import cached_property
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote
 
 from kbtool.config import Config
@@ -89,8 +89,8 @@ def stat_target(root: str, path: str) -> Status:
     return Status.OK if os.path.exists(real) else Status.MISSING
 
 
-#: The cached indexes that resolution builds from the pages' paths, kinds, titles and slugs.
-_RESOLUTION_INDEXES = ("by_stem", "by_title", "by_folder", "by_folder_start")
+#: An index that resolution builds from the pages' paths, kinds, titles and slugs.
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -112,6 +112,9 @@ class Wiki:
     _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
         default_factory=dict, repr=False
     )
+    # The resolution indexes made so far, by name: one dict shared by the wikis of the same
+    # pages (a copy made for checking some of them, say), so that each is made once.
+    _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def with_pages(self, pages: Mapping[str, Page]) -> Wiki:
         """A wiki of ``pages``, all checked, that reuses what this one resolved and indexed:
@@ -121,19 +124,23 @@ class Wiki:
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
         wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
-        return self._share_indexes(wiki)
+        return self.share_indexes(wiki)
 
     def checking(self, paths: Iterable[str]) -> Wiki:
         """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
         and asked of the disk."""
-        return self._share_indexes(replace(self, checked=frozenset(paths)))
+        return self.share_indexes(replace(self, checked=frozenset(paths)))
 
-    def _share_indexes(self, wiki: Wiki) -> Wiki:
-        """``wiki``, given the indexes resolving wikilinks and hints built here."""
-        for name in _RESOLUTION_INDEXES:
-            if name in self.__dict__:
-                wiki.__dict__[name] = self.__dict__[name]
+    def share_indexes(self, wiki: Wiki) -> Wiki:
+        """``wiki``, sharing the indexes resolving wikilinks and hints with this one (made by
+        either): valid for a wiki whose pages have the same paths, kinds, titles and slugs."""
+        wiki._indexes = self._indexes
         return wiki
+
+    def _made(self, name: str, make: Callable[[], _T]) -> _T:
+        if name not in self._indexes:
+            self._indexes[name] = make()
+        return self._indexes[name]  # type: ignore[no-any-return]
 
     def add_stats(self, stats: Mapping[str, Status]) -> None:
         """Take what another process asked of the disk (see :attr:`stats`)."""
@@ -156,26 +163,32 @@ class Wiki:
             index.setdefault(name(page).lower(), []).append(page)
         return index
 
-    @cached_property
+    @property
     def by_stem(self) -> dict[str, list[Page]]:
-        return self._index(lambda page: page.stem)
+        return self._made("by_stem", lambda: self._index(lambda page: page.stem))
 
-    @cached_property
+    @property
     def by_title(self) -> dict[str, list[Page]]:
-        return self._index(lambda page: page.title)
+        return self._made("by_title", lambda: self._index(lambda page: page.title))
 
-    @cached_property
+    @property
     def by_folder(self) -> dict[str, dict[str, str]]:
         """folder -> {file stem: path}, for 'did you mean' hints."""
+        return self._made("by_folder", self._by_folder)
+
+    def _by_folder(self) -> dict[str, dict[str, str]]:
         index: dict[str, dict[str, str]] = {}
         for path in self.pages:  # a page's stem is its file name's
             folder, name = posixpath.split(path)
             index.setdefault(folder, {})[name.removesuffix(".md")] = path
         return index
 
-    @cached_property
+    @property
     def by_folder_start(self) -> dict[tuple[str, str], list[str]]:
         """(folder, first two letters) -> file stems: the names a fuzzy hint compares."""
+        return self._made("by_folder_start", self._by_folder_start)
+
+    def _by_folder_start(self) -> dict[tuple[str, str], list[str]]:
         index: dict[tuple[str, str], list[str]] = {}
         for folder, stems in self.by_folder.items():
             for stem in stems:

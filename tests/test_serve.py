@@ -172,3 +172,24 @@ def test_the_watcher_sees_folders_moved_in_and_ignores_its_own_output(tmp_path: 
     assert keep(None, str(tmp_path / "pyproject.toml"))
     assert not keep(None, str(tmp_path / "site" / "index.html"))
     assert not keep(None, str(config.cache_path / "store.sqlite-wal"))
+
+
+def test_the_watcher_reports_changes_made_before_it_is_asked(tmp_path: Path) -> None:
+    # Made before the first build, it reports what changed while that build ran.
+    from kbtool.serve import Watcher
+
+    (tmp_path / "wiki").mkdir()
+    config = Config(root=tmp_path)
+    watcher = Watcher(config)
+    page = tmp_path / "wiki" / "a.md"
+    page.write_text("# A\n")
+    time.sleep(0.3)  # the build
+    stop = threading.Event()
+    timer = threading.Timer(10, stop.set)  # never waits for ever: the batches end
+    timer.start()
+    try:
+        batch = next(watcher.batches(stop), set())
+    finally:
+        timer.cancel()
+        watcher.close()
+    assert str(page) in batch

@@ -88,3 +88,39 @@ def test_a_build_without_kept_pages_keeps_no_spare(tmp_path: Path) -> None:
     wiki.write(live)
     assert build(live)  # `kbtool build`
     assert list(live.glob(staging_prefix(live / "site") + "*")) == []
+
+
+def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
+    tmp_path: Path,
+) -> None:
+    from kbtool.build.site import keep_warm
+    from kbtool.config import load_config
+
+    wiki, live, _ = _serving(tmp_path)
+    kept = Kept()
+    assert build(live, kept)  # nothing changed: no site swapped, no spare
+    assert kept.spare is None
+    keep_warm(load_config(live), kept)
+    assert kept.spare is not None
+    linked = identity(kept.spare.folder)
+    _edit_and_build(wiki, live, kept, "one")
+    assert identity(live / "site") == linked  # the spare, brought up to date
+    history = ["one"]
+    for _ in range(6):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live, kept):
+            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+
+
+def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None:
+    from kbtool.build.site import keep_warm
+    from kbtool.config import load_config
+
+    _, live, _ = _serving(tmp_path)
+    kept = Kept()
+    assert build(live, kept)
+    next(p for p in (live / "site").rglob("*.html")).unlink()
+    keep_warm(load_config(live), kept)
+    assert kept.spare is None
+    assert list(live.glob(staging_prefix(live / "site") + "*")) == []

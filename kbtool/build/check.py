@@ -24,6 +24,7 @@ from kbtool.build.facts import Facts, decode_facts, encode_facts
 from kbtool.build.load import counting, load_pages
 from kbtool.build.page_checks import check_pages
 from kbtool.build.run import OnProgress, Run
+from kbtool.build.watched import Watched
 from kbtool.checks import graph_diagnostics
 from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
 from kbtool.config import Config
@@ -80,10 +81,11 @@ def check_wiki(
     digests = snapshot.digests()
     with_facts = _with_facts(store) if run.use_store else set()
     old_keys = store.keys(CHECK) if run.use_store else {}
+    keys_now = _check_keys(run, settings, digests)
     changed = {
         path
-        for path, digest in digests.items()
-        if old_keys.get(path) != CHECK.key(settings, digest) or path not in with_facts
+        for path, key in keys_now.items()
+        if old_keys.get(path) != key or path not in with_facts
     }
     removed = (with_facts | set(old_keys)) - set(digests)
     # Every page's facts: the stand-ins of the pages not checked again are made of them.
@@ -99,12 +101,13 @@ def check_wiki(
     data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
     new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
-    if stats:
-        changed_facts |= _changed_stats(store, str(config.root))
+    same_pages = not changed_facts  # the same paths, kinds, titles and slugs as last time
+    moved = _changed_stats(store, str(config.root), run.kept.watched) if stats else {}
+    changed_facts |= {f"stat:{name}" for name in moved}
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
-    everyone = {p: f.stand_in(p) for p, f in old_facts.items() if f and p in digests}
+    everyone = _stand_ins(run, old_facts, digests)
     everyone.update(fresh)
     facts = {p: f for p, f in {**old_facts, **new_facts}.items() if f and p in digests}
     wiki = Wiki(
@@ -115,33 +118,99 @@ def check_wiki(
         checked=frozenset(stale),
         ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
     )
+    previous, run.kept.check_wiki = run.kept.check_wiki, wiki
+    if same_pages and previous is not None and list(previous.pages) == list(wiki.pages):
+        previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
     enabled = enabled_codes(config, (), ())
-    keys = {path: CHECK.key(settings, digests[path]) for path in stale}
+    keys = {path: keys_now[path] for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking)
     diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
-    for path, value in store.nonempty(CHECK).items():
-        if path in stale or path not in digests:
-            continue
-        stored = _unrecord(value)
-        if stored is None:  # a damaged record (rare): check everything afresh
-            return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
-        diagnostics += stored
-    _save(store, wiki, rows, deps, links, new_facts, removed)
+    stored = _stored_diagnostics(run, [p for p in digests if p not in stale], old_keys)
+    if stored is None:  # a damaged record (rare): check everything afresh
+        return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
+    diagnostics += stored
+    _save(store, wiki, rows, deps, links, new_facts, removed, moved)
+    for path in stale | removed:  # their records changed, under the same key or not
+        run.kept.diagnostics.pop(path, None)
     for path, facts_now in new_facts.items():
-        run.kept.facts[path] = (CHECK.key(settings, digests[path]), facts_now)
+        run.kept.facts[path] = (keys_now[path], facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
-            return replace(afresh, links_stored=False)
+        run.kept.check_wiki = None  # the stored facts may not be this wiki's either
+        return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
     return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
 
 
+def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:
+    """Each page's check record key now (kept by a long-running process with the settings
+    and file digest it was made of)."""
+    kept = run.kept.check_keys
+    keys = {}
+    for path, digest in digests.items():
+        entry = kept.get(path)
+        if entry is None or entry[0] != (settings, digest):
+            entry = kept[path] = ((settings, digest), CHECK.key(settings, digest))
+        keys[path] = entry[1]
+    if len(kept) > len(digests):  # pages that are gone
+        for path in [p for p in kept if p not in digests]:
+            del kept[path]
+    return keys
+
+
+def _stand_ins(
+    run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
+) -> dict[str, Page]:
+    """A stand-in for each page with facts, kept (by a long-running process) while its facts
+    are the same object."""
+    kept = run.kept.stand_ins
+    found = {}
+    for path, f in facts.items():
+        if f is None or path not in digests:
+            continue
+        entry = kept.get(path)
+        if entry is None or entry[0] is not f:
+            entry = kept[path] = (f, f.stand_in(path))
+        found[path] = entry[1]
+    for path in [p for p in kept if p not in digests]:
+        del kept[path]
+    return found
+
+
+def _stored_diagnostics(
+    run: Run, paths: list[str], keys: dict[str, str]
+) -> list[Diagnostic] | None:
+    """The stored diagnostics of ``paths`` (pages not checked again, each with a valid record
+    under ``keys``); None if a record is damaged. A long-running process keeps them with their
+    record's key while its store keeps the records' keys (no other process wrote since); the
+    pages this process checks again are dropped, as their record changes, not its key."""
+    kept, known = run.kept.diagnostics, run.store.known_keys
+    generation = known.forgotten if known is not None and known is run.kept.keys else None
+    if generation is None or generation != run.kept.diagnostics_of:
+        kept.clear()
+    wanted = [p for p in paths if p not in kept or kept[p][0] != keys.get(p)]
+    if wanted:
+        few = len(wanted) * 4 < len(paths)
+        found = run.store.some(CHECK, wanted) if few else run.store.all(CHECK)
+        for path in wanted:
+            key, value = found.get(path, (keys.get(path, ""), b""))
+            diagnostics = _unrecord(value) if value else []
+            if diagnostics is None:
+                return None
+            kept[path] = (key, diagnostics)
+    run.kept.diagnostics_of = generation
+    return [d for path in paths for d in kept[path][1]]
+
+
 def keep_facts(run: Run) -> None:
-    """Put every page's stored facts into :attr:`Run.kept` (for a long-running process,
-    before its first rebuild)."""
-    _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
+    """Put every page's stored facts, and the stand-ins made of them, into :attr:`Run.kept`
+    (for a long-running process, before its first rebuild); and the keys it asks for of the
+    other files, which a store that keeps keys keeps."""
+    facts = _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
+    _stand_ins(run, facts, run.snapshot.digests())
+    run.store.keys(STAT)
 
 
 def _with_facts(store: Store) -> set[str]:
@@ -182,13 +251,18 @@ def _changed_facts(
     return names
 
 
-def _changed_stats(store: Store, root: str) -> set[str]:
-    """Non-page files that links lead to, whose status on disk changed since it was stored."""
-    return {
-        f"stat:{name}"
-        for name, (status, _) in store.all(STAT).items()
-        if stat_target(root, name).value != status
-    }
+def _changed_stats(store: Store, root: str, watched: Watched | None) -> dict[str, str]:
+    """Non-page files that links lead to, whose status on disk changed since it was stored,
+    with their status now; with a watcher that ran since, only the files it could have seen
+    change are looked at."""
+    found = {}
+    for name, status in store.keys(STAT).items():
+        if watched is not None and watched.unchanged(name):
+            continue
+        now = stat_target(root, name).value
+        if now != status:
+            found[name] = now
+    return found
 
 
 def _save(
@@ -199,9 +273,12 @@ def _save(
     links: dict[str, PageLinks],
     new_facts: dict[str, Facts],
     removed: set[str],
+    moved: dict[str, str],
 ) -> None:
     facts_rows = [(p, FACTS.key(), encode_facts(f)) for p, f in new_facts.items()]
-    stats: dict[str, Any] = {path: status.value for path, status in wiki.stats.items()}
+    # Every status as the disk gives it now, also of the files no page links to any more:
+    # what the next build (and the unchanged record) compares with.
+    stats: dict[str, Any] = {**moved, **{path: s.value for path, s in wiki.stats.items()}}
     with store.transaction():
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)

@@ -9,12 +9,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kbtool.build.index_plan import index_outputs
+from kbtool.build.page_outputs import KeptOutputs, page_outputs
 from kbtool.build.planned import Planned
 from kbtool.build.published import Published, stat_signature
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
 from kbtool.render.highlight import stylesheet
-from kbtool.render.pages import page_key
 from kbtool.render.templates import ASSETS_DIR
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -54,31 +54,31 @@ def static_files() -> dict[str, bytes]:
     return files
 
 
-def _page_keys(site: SiteContext, digests: dict[str, str]) -> dict[str, str]:
-    """Every page's output key, from its file's digest and its listing (which holds the
-    digest of its whole PageInfo): no PageInfo is read."""
-    return {path: page_key(site, path, digests[path]) for path in site.wiki.pages}
-
-
-def outputs(store: Store | None, site: SiteContext, digests: dict[str, str]) -> list[Planned]:
+def outputs(
+    store: Store | None, site: SiteContext, digests: dict[str, str], kept: KeptOutputs | None
+) -> list[Planned]:
     """Every output of the site, each key ending with the renderer's code digest;
-    ``digests``: every page file's content digest."""
-    keys = _page_keys(site, digests)
-    planned = [Planned("page:" + path, keys[path], "page", path) for path in site.wiki.pages]
-    planned += index_outputs(store, site)
+    ``digests``: every page file's content digest; ``kept``: the pages' outputs kept."""
+    planned = index_outputs(store, site)
     planned += [
         Planned(name, _digest(content), "static", content)
         for name, content in static_files().items()
     ]
-    return [replace(item, key=OUTPUT.key(item.key)) for item in planned]
+    rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
+    return page_outputs(site, digests, kept) + rest
 
 
 def plan_site(
-    store: Store | None, site: SiteContext, published: dict[str, Published], digests: dict[str, str]
+    store: Store | None,
+    site: SiteContext,
+    published: dict[str, Published],
+    digests: dict[str, str],
+    kept: KeptOutputs | None = None,
 ) -> Plan:
     """The site's outputs, fresh or stale against the ``published`` site's record
-    (``store``: None to trust no record)."""
-    planned = outputs(store, site, digests)
+    (``store``: None to trust no record; ``kept``: the pages' outputs a long-running
+    process keeps)."""
+    planned = outputs(store, site, digests, kept)
     fresh: list[Planned] = []
     stale: list[Planned] = []
     for item in planned:

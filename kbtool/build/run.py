@@ -15,15 +15,20 @@ from typing import TYPE_CHECKING, TextIO
 from kbtool.build.scan import Snapshot
 from kbtool.build.workers import Workers
 from kbtool.config import Config
+from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
 from kbtool.store.db import Store
+from kbtool.store.known_keys import KnownKeys
 from kbtool.timings import Timings
 
 if TYPE_CHECKING:
     from kbtool.build.facts import Facts
+    from kbtool.build.page_outputs import KeptOutputs
     from kbtool.build.published import Published, Spare
+    from kbtool.build.watched import Watched
     from kbtool.render.markdown import PageBody
-    from kbtool.render.site import Listing, PageInfo
+    from kbtool.render.site import Listing, PageInfo, Ref
+    from kbtool.wiki import Wiki
 
 
 @dataclass
@@ -34,16 +39,37 @@ class Kept:
     pages: dict[str, tuple[str, tuple[Page, PageBody | None]]] = field(default_factory=dict)
     #: path -> (its check record's key, what the checks of other pages may read of it)
     facts: dict[str, tuple[str, Facts]] = field(default_factory=dict)
+    #: path -> ((settings, file digest), its check record's key)
+    check_keys: dict[str, tuple[tuple[str, str], str]] = field(default_factory=dict)
+    #: path -> (its check record's key, its stored diagnostics), valid with the known keys
+    #: as forgotten so many times (None: none)
+    diagnostics: dict[str, tuple[str, list[Diagnostic]]] = field(default_factory=dict)
+    diagnostics_of: int | None = None
+    #: path -> (its facts, the stand-in made of them)
+    stand_ins: dict[str, tuple[Facts, Page]] = field(default_factory=dict)
+    #: the last check's wiki, whose resolution indexes hold while no page's facts changed
+    check_wiki: Wiki | None = None
     #: path -> (key, what the site shows of the page), for the pages read or made so far
     infos: dict[str, tuple[str, PageInfo]] = field(default_factory=dict)
+    #: path -> ((file digest, settings), the page's site-facts record key)
+    info_keys: dict[str, tuple[tuple[str, str], str]] = field(default_factory=dict)
+    #: path -> (its facts, the page as other pages show it)
+    refs: dict[str, tuple[Facts, Ref]] = field(default_factory=dict)
     #: path -> (key, what the indexes and the graph show of the page)
     listings: dict[str, tuple[str, Listing]] = field(default_factory=dict)
+    #: path -> (what its key was made of, the page's output as the plan has it)
+    outputs: KeptOutputs = field(default_factory=dict)
     #: the record of the published site, as the last build left it
     published: dict[str, Published] = field(default_factory=dict)
     #: the snapshot the last build read, for a watcher to update with what it saw change
     snapshot: Snapshot | None = None
     #: the former site, kept after the last swap to be the next build's staging folder
     spare: Spare | None = None
+    #: what a watcher that ran since the last build saw change (None: not known), set by
+    #: the process for the next build
+    watched: Watched | None = None
+    #: the stored records' keys, while this process is the store's last writer
+    keys: KnownKeys = field(default_factory=KnownKeys)
 
 
 #: ``progress(done, total)``, told as pages are parsed or checked (for a progress bar).

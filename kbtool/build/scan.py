@@ -8,6 +8,7 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from functools import cached_property
 
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
@@ -31,7 +32,12 @@ class Snapshot:
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
     def digests(self) -> dict[str, str]:
-        """path -> content digest of every file read."""
+        """path -> content digest of every file read: one dict per snapshot, which every
+        stage asks for (not to be changed)."""
+        return self._digests
+
+    @cached_property
+    def _digests(self) -> dict[str, str]:
         return {item.path: digest for item, _, digest in self.files}
 
 

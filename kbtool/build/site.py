@@ -24,7 +24,7 @@ from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.scan import Snapshot
 from kbtool.build.search import index_site
 from kbtool.build.siteinfo import keep_infos, site_infos
-from kbtool.build.spare import clear_changed, keep_spare, take_spare
+from kbtool.build.spare import clear_changed, keep_spare, linked_spare, take_spare
 from kbtool.build.unchanged import (
     LastBuild,
     forget_build,
@@ -33,12 +33,13 @@ from kbtool.build.unchanged import (
     unchanged_key,
 )
 from kbtool.config import Config
-from kbtool.diagnostics import Diagnostic, filter_diagnostics
+from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.store.db import open_store
+from kbtool.store.records import BODY, PAGE
 from kbtool.timings import Timings
 from kbtool.wiki import Wiki
 
@@ -83,6 +84,8 @@ def build_site(
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
+        if kept is not None:
+            store.keep_keys(kept.keys)
         remove_stale_staging(site_dir, keep=kept.spare.folder if kept and kept.spare else None)
         run = new_run(
             config,
@@ -117,7 +120,7 @@ def build_site(
         facts = site_infos(run, wiki, checked)
         site = SiteContext(config, wiki, facts.infos, facts.listings, results)
         trusted = store if run.use_store else None
-        plan = plan_site(trusted, site, published, run.snapshot.digests())
+        plan = plan_site(trusted, site, published, run.snapshot.digests(), run.kept.outputs)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
         # A caller that keeps the run's pages keeps the former site too, as the next staging.
@@ -130,16 +133,24 @@ def build_site(
 
 
 def keep_warm(config: Config, kept: Kept) -> None:
-    """Fill ``kept`` with what every build reads of every page (its facts and listing) and
-    the published site's record, from the store, so that a long-running process's first
-    rebuild after an edit is as quick as the later ones; a build that found nothing changed
-    loads none of them. Pages are kept as builds read them."""
+    """Fill ``kept`` with what every build reads of every page (its facts and listing, the
+    records' keys) and the published site's record, from the store, and a spare linked from
+    the live site, so that a long-running process's first rebuild after an edit is as quick
+    as the later ones; a build that found nothing changed made none of them. Pages are kept
+    as builds read them."""
     with open_store(config.cache_path) as store:
-        # One process: this may run in a thread, which must not fork workers.
-        run = new_run(config, store, jobs=1, kept=kept)
+        store.keep_keys(kept.keys)
+        # One process: this may run in a thread, which must not fork workers. The files as
+        # the last build read them: a change since is the next build's to see.
+        run = new_run(config, store, jobs=1, kept=kept, snapshot=kept.snapshot)
         keep_facts(run)
         keep_infos(run)
+        for kind in (PAGE, BODY):  # which pages and bodies are stored: the store keeps them
+            store.keys(kind)
         kept.published = load_published(store, config.site_path)
+    with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
+        if kept.spare is None:
+            kept.spare = linked_spare(config.site_path, kept.published)
     _warm_up()
 
 
@@ -181,7 +192,8 @@ def _stage_and_publish(
         report.reused, report.rendered = staged.reused, len(staged.rendered)
         report.rendered_outputs = sorted(item.name for item in staged.rendered)
         found = (d for r in staged.outputs.values() for d in r.diagnostics)
-        report.diagnostics = sorted(report.diagnostics + filter_diagnostics(found, run.config))
+        found_now = filter_diagnostics(found, run.config)
+        report.diagnostics = sorted(report.diagnostics + found_now, key=sort_key)
         if report.errors:
             return published
         if run.config.search:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from kbtool.build.check import CheckRun
 from kbtool.build.facts import Facts
@@ -56,7 +57,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
         fresh = _collect_all(wiki, checked)
         listings = _save(run, fresh, keys, marked)
         return SiteFacts(fresh, listings)
-    refs = _refs(checked.facts)
+    refs = _refs(checked.facts, run.kept.refs)
     previous = _previous(run, keys, refs)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
     for frm, to, _ in run.store.edges_touching(marked):
@@ -174,19 +175,44 @@ def keep_infos(run: Run) -> None:
     its first rebuild; see :func:`kbtool.build.check.keep_facts`)."""
     digests = run.snapshot.digests()
     facts = {path: f for path, (_, f) in run.kept.facts.items() if path in digests}
-    _previous(run, _keys(run, facts), _refs(facts))
+    _previous(run, _keys(run, facts), _refs(facts, run.kept.refs))
 
 
 def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
-    """Each page's site-facts record key: its file's digest and the settings."""
+    """Each page's site-facts record key: its file's digest and the settings (kept by a
+    long-running process with the digest and settings they were made of)."""
     settings = run.config.fingerprint()
     digests = run.snapshot.digests()
-    return {path: INFO.key(digests[path], settings) for path in paths}
+    kept = run.kept.info_keys
+    keys = {}
+    for path in paths:
+        made = (digests[path], settings)
+        entry = kept.get(path)
+        if entry is None or entry[0] != made:
+            entry = kept[path] = (made, INFO.key(*made))
+        keys[path] = entry[1]
+    _prune(kept, digests)
+    return keys
 
 
-def _refs(facts: Mapping[str, Facts]) -> dict[str, Ref]:
-    """Each page as other pages show it, from its facts (no page is read)."""
-    return {path: Ref(path, urls.page_output(path), f.title, f.type) for path, f in facts.items()}
+def _refs(facts: Mapping[str, Facts], kept: dict[str, tuple[Facts, Ref]]) -> dict[str, Ref]:
+    """Each page as other pages show it, from its facts (no page is read); ``kept``: the refs
+    made so far, each with the facts it was made of."""
+    refs = {}
+    for path, f in facts.items():
+        entry = kept.get(path)
+        if entry is None or entry[0] is not f:
+            entry = kept[path] = (f, Ref(path, urls.page_output(path), f.title, f.type))
+        refs[path] = entry[1]
+    _prune(kept, facts)
+    return refs
+
+
+def _prune(kept: dict[str, Any], pages: Mapping[str, object]) -> None:
+    """Forget what was kept of pages that are gone."""
+    if len(kept) > len(pages):
+        for path in [p for p in kept if p not in pages]:
+            del kept[path]
 
 
 def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[str, Listing]:
@@ -196,7 +222,9 @@ def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[s
     found = {
         path: listing
         for path, (key, listing) in kept.items()
-        if keys.get(path) == key and stored_keys.get(path) == key and listing.ref == refs[path]
+        if keys.get(path) == key
+        and stored_keys.get(path) == key
+        and (listing.ref is refs[path] or listing.ref == refs[path])
     }
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
     for path, (_, value) in run.store.some(LISTING, wanted).items():

@@ -23,7 +23,7 @@ from kbtool.build.published import Published, stat_signature
 from kbtool.build.run import Run
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.diagrams import VENDOR_DIR
-from kbtool.store.records import UNCHANGED
+from kbtool.store.records import STAT, UNCHANGED
 from kbtool.wiki import Status, Wiki, stat_target
 
 _NAME = "build"
@@ -89,7 +89,9 @@ def remember_build(
         "copies": copies,
         "site_files": _count_files(site_dir),
     }
-    stats = {path: status.value for path, status in wiki.stats.items()}
+    # Every file links lead to as the check last saw it, not just the ones this build looked
+    # at: a file that appears later, for a page not checked again, is a change too.
+    stats = {**run.store.keys(STAT), **{path: s.value for path, s in wiki.stats.items()}}
     data = {"stats": stats, "payload": payload}
     with run.store.transaction():
         run.store.put(UNCHANGED, [(_NAME, key, UNCHANGED.codec.encode(data))])

@@ -34,10 +34,11 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.build.rescan import rescan
     from kbtool.build.run import Kept
     from kbtool.build.site import build_site
+    from kbtool.build.watched import Watched
     from kbtool.commands.build import print_report
     from kbtool.config import load_config
     from kbtool.errors import KbtoolError
-    from kbtool.serve import BuildVersion, make_server, watch_and_rebuild
+    from kbtool.serve import BuildVersion, Watcher, make_server, watch_and_rebuild
 
     config = load_project_config(args)
     kept = Kept()  # the wiki, kept between rebuilds: only edited pages are read again
@@ -47,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
     rebuilding: int | None = None
     #: whether kept.snapshot was read while the watcher ran, so that it saw every change since
     watched = False
+    # Watching from before the first build: its snapshot is then one the watcher covers.
+    watcher = None if args.no_watch else Watcher(config)
+    ignored = [str(config.cache_path), str(config.root / config.site_dir)]
 
     def rebuild(changed: set[str] | None = None) -> bool:
         nonlocal config, rebuilding, watched
@@ -57,11 +61,17 @@ def run(args: argparse.Namespace) -> int:
                 snapshot = None
                 if watched and changed is not None and kept.snapshot is not None:
                     snapshot = rescan(config, kept.snapshot, changed)
+                if snapshot is not None and changed is not None and watcher is not None:
+                    folders = [str(p) for p in watcher.paths if p.is_dir()]
+                    kept.watched = Watched.of(str(config.root), folders, ignored, changed)
                 watched = False  # until this build has its snapshot
-                report = build_site(
-                    config, jobs=args.jobs, progress=sys.stderr, kept=kept, snapshot=snapshot
-                )
-                watched = changed is not None
+                try:
+                    report = build_site(
+                        config, jobs=args.jobs, progress=sys.stderr, kept=kept, snapshot=snapshot
+                    )
+                finally:
+                    kept.watched = None
+                watched = watcher is not None
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None
@@ -87,10 +97,10 @@ def run(args: argparse.Namespace) -> int:
         port = server.server_address[1]
         print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
         threading.Thread(target=server.serve_forever, daemon=True).start()
-        if args.no_watch:
+        if watcher is None:
             stop.wait()
         else:
-            watch_and_rebuild(config, rebuild, version, stop)
+            watch_and_rebuild(config, rebuild, version, stop, watcher)
     except KeyboardInterrupt as interrupt:
         if rebuilding is None:
             return 0  # between rebuilds: stopping the server is how serve ends

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kbtool import __version__
+from kbtool.store.known_keys import KnownKeys, new_token, sign, stamp
 from kbtool.store.records import PER_PAGE, RecordKind
 
 FORMAT = 2
@@ -87,6 +88,16 @@ class Store:
         self.path = path
         #: a transaction of this connection was rolled back: what it wrote is not there
         self.write_failed = False
+        self._known: KnownKeys | None = None  # kept between connections (see known_keys)
+        self._token, self._writing, self._signed = new_token(), 0, True
+
+    def keep_keys(self, known: KnownKeys) -> None:
+        """Answer :meth:`keys` from ``known``, kept up to date, while this process is the
+        last writer of records."""
+        if self.path is not None:
+            if stamp(self._db) != known.token:
+                known.forget()
+            self._known, self._token = known, known.token
 
     def __enter__(self) -> Store:
         return self
@@ -119,13 +130,26 @@ class Store:
         )
         return {name: bytes(value) for name, value in rows}
 
+    @property
+    def known_keys(self) -> KnownKeys | None:
+        """The keys kept between connections, while they are valid (see :meth:`keep_keys`)."""
+        return self._known
+
     def keys(self, kind: RecordKind) -> dict[str, str]:
         """name -> key of every record of ``kind``, without reading the values."""
-        rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind.name,))
-        return dict(rows.fetchall())
+        known = self._known.kinds.get(kind.name) if self._known is not None else None
+        if known is None:
+            rows = self._db.execute("SELECT name, key FROM records WHERE kind = ?", (kind.name,))
+            known = dict(rows.fetchall())
+            if self._known is not None:
+                self._known.kinds[kind.name] = known
+        return dict(known)
 
     def keys_of(self, kind: RecordKind, names: Iterable[str]) -> dict[str, str]:
         """name -> key of the records of ``kind`` among ``names``, without reading values."""
+        known = self._known.kinds.get(kind.name) if self._known is not None else None
+        if known is not None:
+            return {name: known[name] for name in names if name in known}
         found: dict[str, str] = {}
         for chunk, marks in _chunks(names):
             rows = self._db.execute(
@@ -159,27 +183,54 @@ class Store:
     def transaction(self) -> Iterator[None]:
         """Writes inside are all kept or all dropped. A store that cannot be written costs
         time, never the run: the error is swallowed."""
+        self._writing += 1
         try:
             with self._db:
                 yield
-        except sqlite3.Error as error:
+                if not self._signed:
+                    sign(self._db, self._token, self._known)
+                    self._signed = True
+        except BaseException as error:
+            if self._known is not None:  # what they say of this transaction's writes is wrong
+                self._known.forget()
+            if not isinstance(error, sqlite3.Error):
+                raise
             self.write_failed = True
             _notice(f"could not update the cache ({error}); the next run recomputes")
+        finally:
+            self._writing -= 1
+
+    def _written(self) -> KnownKeys | None:
+        """The known keys to update with a write of records (a write outside a transaction
+        makes them unreliable)."""
+        self._signed = False
+        if self._known is not None and not self._writing:
+            self._known.forget()
+            self._known = None
+        return self._known
 
     def put(self, kind: RecordKind, rows: Iterable[tuple[str, str, bytes]]) -> None:
         """Store (name, key, value) rows of ``kind``, replacing what was there."""
+        rows = list(rows)
         self._db.executemany(
             "INSERT OR REPLACE INTO records (kind, name, key, value) VALUES (?, ?, ?, ?)",
             ((kind.name, name, key, value) for name, key, value in rows),
         )
+        if known := self._written():
+            known.put(kind.name, ((name, key) for name, key, _ in rows))
 
     def delete(self, kind: RecordKind, names: Iterable[str]) -> None:
+        names = list(names)
         self._db.executemany(
             "DELETE FROM records WHERE kind = ? AND name = ?", ((kind.name, n) for n in names)
         )
+        if known := self._written():
+            known.delete(kind.name, names)
 
     def clear(self, kind: RecordKind) -> None:
         self._db.execute("DELETE FROM records WHERE kind = ?", (kind.name,))
+        if known := self._written():
+            known.kinds[kind.name] = {}
 
     def forget_pages(self, paths: Iterable[str]) -> None:
         """Remove every record of every kind named by these pages, their facts' dependents

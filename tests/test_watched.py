@@ -1,0 +1,107 @@
+"""A build told what a watcher saw (``kbtool serve``) asks the disk only about the files
+links lead to that the watcher could have seen change, and about every file it does not watch.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbtool.build.run import Kept
+from kbtool.build.site import build_site
+from kbtool.build.watched import Watched
+from kbtool.config import load_config
+
+PYPROJECT = """[tool.kbtool]
+language = "en"
+search = false
+severity = { KB2 = "warning", KB3 = "off", KB510 = "off" }
+"""
+
+
+def _page(images: list[str], line: str = "") -> str:
+    body = "\n".join(f"![figure]({image})" for image in images)
+    return (
+        "---\ntype: concept\nsummary: A page.\nupdated: 2020-01-01\ntags: []\n---\n"
+        f"# A page\n\n{body}\n{line}\n"
+    )
+
+
+def _wiki(root: Path) -> Path:
+    (root / "wiki").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(PYPROJECT)
+    page = root / "wiki" / "a.md"
+    page.write_text(_page(["figure.png", "../images/outside.png"]))
+    (root / "wiki" / "b.md").write_text(_page([]))
+    return page
+
+
+def _missing(report: object) -> set[str]:
+    return {d.message for d in report.diagnostics if "does not exist" in d.message}  # type: ignore[attr-defined]
+
+
+def _saved(root: Path, kept: Kept, changed: list[Path]) -> set[str]:
+    """A rebuild after ``b.md`` was saved and the watcher reported it and ``changed``."""
+    other = root / "wiki" / "b.md"
+    other.write_text(other.read_text() + "More.\n")
+    folders = [str(root / "wiki")]
+    kept.watched = Watched.of(str(root), folders, [], [str(other), *map(str, changed)])
+    try:
+        return _missing(build_site(load_config(root), jobs=1, kept=kept))
+    finally:
+        kept.watched = None
+
+
+def test_a_file_the_watcher_reported_is_looked_at(tmp_path: Path) -> None:
+    _wiki(tmp_path)
+    kept = Kept()
+    assert len(_missing(build_site(load_config(tmp_path), jobs=1, kept=kept))) == 2
+    figure = tmp_path / "wiki" / "figure.png"
+    figure.write_bytes(b"\x89PNG")
+    found = _saved(tmp_path, kept, [figure])
+    assert len(found) == 1 and not any("figure.png" in m for m in found)
+    figure.unlink()
+    assert len(_saved(tmp_path, kept, [figure])) == 2
+
+
+def test_a_file_outside_the_watched_folders_is_always_looked_at(tmp_path: Path) -> None:
+    _wiki(tmp_path)
+    kept = Kept()
+    build_site(load_config(tmp_path), jobs=1, kept=kept)
+    (tmp_path / "images").mkdir()
+    (tmp_path / "images" / "outside.png").write_bytes(b"\x89PNG")
+    found = _saved(tmp_path, kept, [])  # not watched: not reported
+    assert len(found) == 1 and not any("outside.png" in m for m in found)
+
+
+def test_a_file_the_watcher_did_not_report_is_taken_as_stored(tmp_path: Path) -> None:
+    _wiki(tmp_path)
+    kept = Kept()
+    build_site(load_config(tmp_path), jobs=1, kept=kept)
+    (tmp_path / "wiki" / "figure.png").write_bytes(b"\x89PNG")
+    # The watcher always reports such a file; unreported, its stored status stands.
+    assert any("figure.png" in m for m in _saved(tmp_path, kept, []))
+    # A build that was not told what changed looks at every file.
+    assert not any("figure.png" in m for m in _missing(build_site(load_config(tmp_path), jobs=1)))
+
+
+def test_a_folder_above_a_file_reported_counts_as_its_change() -> None:
+    watched = Watched.of("/r", ["/r/wiki", "/r/sources"], ["/r/wiki/site"], ["/r/wiki/img"])
+    assert watched.unchanged("wiki/other.png")
+    assert not watched.unchanged("wiki/img")
+    assert not watched.unchanged("wiki/img/a.png")
+    assert watched.unchanged("wiki/imgs/a.png")
+    assert not watched.unchanged("images/a.png")  # not watched
+    assert not watched.unchanged("wiki/../images/a.png")
+    assert not watched.unchanged("wiki/site/a.png")  # ignored by the watcher
+
+
+def test_a_file_that_appears_after_a_build_that_did_not_look_at_it_is_noticed(
+    tmp_path: Path,
+) -> None:
+    _wiki(tmp_path)
+    build_site(load_config(tmp_path), jobs=1)
+    other = tmp_path / "wiki" / "b.md"
+    other.write_text(other.read_text() + "More.\n")
+    build_site(load_config(tmp_path), jobs=1)  # checks b.md again, not a.md
+    (tmp_path / "wiki" / "figure.png").write_bytes(b"\x89PNG")
+    assert not any("figure.png" in m for m in _missing(build_site(load_config(tmp_path), jobs=1)))
