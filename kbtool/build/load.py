@@ -102,7 +102,10 @@ def load_pages(
             todo.append(work)
     page_rows, body_rows, doc_rows = [], [], []
     parsed = _parse_all(run, todo, language, search, on_parsed)
-    with _kept_from_collection():
+    # Not for a few pages: a long-running process (the language server) loads a page at each
+    # keystroke, and what it made since the last load would never be collected.
+    many = len(todo) >= _PARALLEL_THRESHOLD
+    with _kept_from_collection() if many else contextlib.nullcontext():
         for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
             todo, parsed, strict=True
         ):
