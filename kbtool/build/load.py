@@ -196,22 +196,20 @@ def _keep(
 
 def _parse_all(
     run: Run, todo: list[Work], language: str | None, search: bool, on_parsed: OnProgress | None
-) -> list[Processed]:
-    """Parse in this process, or in the run's workers when there is enough to share."""
+) -> Iterator[Processed]:
+    """Parse in this process, or in the run's workers when there is enough to share; each
+    result as soon as its chunk is done, so that the caller takes it while the rest parse."""
     if not run.workers.worth_forking(len(todo), _PARALLEL_THRESHOLD):
-        results = []
         for work in todo:
-            results.append(process(work, language, search))
+            yield process(work, language, search)
             if on_parsed:
                 on_parsed(1, len(todo))
-        return results
-    out: list[Processed] = []
+        return
     chunks = chunked(len(todo), run.workers.jobs, smallest=8)
     for chunk_results in run.workers.map(process_chunk, (todo, language, search), chunks):
-        out += chunk_results
+        yield from chunk_results
         if on_parsed:
             on_parsed(len(chunk_results), len(todo))
-    return out
 
 
 def load_wiki(
