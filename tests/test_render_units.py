@@ -131,6 +131,18 @@ def test_staging_writes_never_go_through_a_shared_inode(tmp_path: Path) -> None:
     assert not reuse_file(site, staging, "missing.html")
 
 
+def test_reusing_a_file_makes_its_folder_and_takes_one_already_there(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "wiki/x").mkdir(parents=True)
+    (site / "wiki/x/p.html").write_text("p")
+    staging = make_staging(site)
+    assert reuse_file(site, staging, "wiki/x/p.html")
+    assert (staging / "wiki/x/p.html").read_text() == "p"
+    assert reuse_file(site, staging, "wiki/x/p.html")  # two outputs share it: there already
+    assert not reuse_file(site, staging, "wiki/gone/q.html")
+    assert not (staging / "wiki/gone").exists()  # no empty folder left for a file not there
+
+
 def test_swap_replaces_the_site_whole(tmp_path: Path) -> None:
     site = tmp_path / "site"
     site.mkdir()

@@ -106,23 +106,28 @@ def write_file(root: Path, relative: str, data: str | bytes) -> None:
 
 
 def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
-    """Hard-link ``relative`` from the live site into staging; False when it cannot be reused."""
+    """Hard-link ``relative`` from the live site into staging; False when it cannot be reused.
+    The link is tried first: a build after an edit links thousands of files, most into a
+    folder already made."""
     source = site_dir / relative
     target = staging / relative
-    if target.exists():
-        return True  # a file two outputs share (a figure), already there
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, target, follow_symlinks=False)
-        return True
-    except FileNotFoundError:
-        return False
-    except OSError:  # no hard links here (another filesystem): copy instead
+    for attempt in range(2):
         try:
-            shutil.copy2(source, target, follow_symlinks=False)
+            os.link(source, target, follow_symlinks=False)
             return True
-        except OSError:
-            return False
+        except FileExistsError:
+            return True  # a file two outputs share (a figure), already there
+        except FileNotFoundError:  # no such file in the site, or no such folder in staging
+            if attempt or not os.path.lexists(source):
+                return False
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError:  # no hard links here (another filesystem): copy instead
+            try:
+                shutil.copy2(source, target, follow_symlinks=False)
+                return True
+            except OSError:
+                return False
+    return False
 
 
 def _exchange(a: Path, b: Path) -> bool:
