@@ -22,6 +22,7 @@ from typing import Any
 
 from kbtool.build.facts import Facts, decode_facts, encode_facts
 from kbtool.build.load import counting, load_pages
+from kbtool.build.memo import forget_gone, remembered
 from kbtool.build.page_checks import check_pages
 from kbtool.build.run import OnProgress, Run
 from kbtool.build.watched import Watched
@@ -148,15 +149,11 @@ def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, s
     """Each page's check record key now (kept by a long-running process with the settings
     and file digest it was made of)."""
     kept = run.kept.check_keys
-    keys = {}
-    for path, digest in digests.items():
-        entry = kept.get(path)
-        if entry is None or entry[0] != (settings, digest):
-            entry = kept[path] = ((settings, digest), CHECK.key(settings, digest))
-        keys[path] = entry[1]
-    if len(kept) > len(digests):  # pages that are gone
-        for path in [p for p in kept if p not in digests]:
-            del kept[path]
+    keys = {
+        path: remembered(kept, path, (settings, digest), lambda _, made: CHECK.key(*made))
+        for path, digest in digests.items()
+    }
+    forget_gone(kept, digests)
     return keys
 
 
@@ -164,18 +161,14 @@ def _stand_ins(
     run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
 ) -> dict[str, Page]:
     """A stand-in for each page with facts, kept (by a long-running process) while its facts
-    are the same object."""
+    are the same."""
     kept = run.kept.stand_ins
-    found = {}
-    for path, f in facts.items():
-        if f is None or path not in digests:
-            continue
-        entry = kept.get(path)
-        if entry is None or entry[0] is not f:
-            entry = kept[path] = (f, f.stand_in(path))
-        found[path] = entry[1]
-    for path in [p for p in kept if p not in digests]:
-        del kept[path]
+    found = {
+        path: remembered(kept, path, f, lambda path, f: f.stand_in(path))
+        for path, f in facts.items()
+        if f is not None and path in digests
+    }
+    forget_gone(kept, digests)
     return found
 
 

@@ -1,18 +1,19 @@
 """Every page's output as the plan has it, kept by a long-running process (``kbtool serve``)
 with what its key was made of: the settings, the file's digest and the digest of its
-PageInfo. After an edit only the pages whose inputs changed (and the pages with cell results,
-whose key reads them) have their key made again.
+PageInfo and of its cell results. After an edit only the pages whose inputs changed have
+their key made again.
 """
 
 from __future__ import annotations
 
+from kbtool.build.memo import forget_gone, remembered
 from kbtool.build.planned import Planned
 from kbtool.render.context import SiteContext
-from kbtool.render.pages import page_key
+from kbtool.render.pages import page_key, result_digest
 from kbtool.store.records import OUTPUT
 
-#: path -> ((settings, file digest, PageInfo digest), the page's output)
-KeptOutputs = dict[str, tuple[tuple[bytes, str, str], Planned]]
+#: path -> ((settings, file digest, PageInfo digest, cell results digest), the page's output)
+KeptOutputs = dict[str, tuple[tuple[bytes, str, str, str], Planned]]
 
 
 def page_outputs(
@@ -21,15 +22,21 @@ def page_outputs(
     """Every page's output, with its output key (``kept``: the ones planned so far)."""
     kept = {} if kept is None else kept
     common = site.common_key_bytes
-    planned = []
-    for path in site.wiki.pages:
-        made = (common, digests[path], site.listings[path].info_digest)
-        entry = kept.get(path)
-        if entry is None or entry[0] != made or path in site.results:
-            key = OUTPUT.key(page_key(site, path, digests[path]))
-            entry = kept[path] = (made, Planned("page:" + path, key, "page", path))
-        planned.append(entry[1])
-    if len(kept) > len(planned):  # pages that are gone
-        for path in [p for p in kept if p not in site.wiki.pages]:
-            del kept[path]
-    return planned
+
+    def planned(path: str, _: object) -> Planned:
+        key = OUTPUT.key(page_key(site, path, digests[path]))
+        return Planned("page:" + path, key, "page", path)
+
+    outputs = [
+        remembered(kept, path, _made_of(site, common, digests[path], path), planned)
+        for path in site.wiki.pages
+    ]
+    forget_gone(kept, site.wiki.pages)
+    return outputs
+
+
+def _made_of(
+    site: SiteContext, common: bytes, digest: str, path: str
+) -> tuple[bytes, str, str, str]:
+    """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
+    return (common, digest, site.listings[path].info_digest, result_digest(site.results.get(path)))

@@ -24,10 +24,10 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from kbtool.build.check import CheckRun
 from kbtool.build.facts import Facts
+from kbtool.build.memo import forget_gone, remembered
 from kbtool.build.run import Run
 from kbtool.model import Page
 from kbtool.render import urls
@@ -184,35 +184,26 @@ def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
     settings = run.config.fingerprint()
     digests = run.snapshot.digests()
     kept = run.kept.info_keys
-    keys = {}
-    for path in paths:
-        made = (digests[path], settings)
-        entry = kept.get(path)
-        if entry is None or entry[0] != made:
-            entry = kept[path] = (made, INFO.key(*made))
-        keys[path] = entry[1]
-    _prune(kept, digests)
+    keys = {
+        path: remembered(kept, path, (digests[path], settings), lambda _, made: INFO.key(*made))
+        for path in paths
+    }
+    forget_gone(kept, digests)
     return keys
 
 
-def _refs(facts: Mapping[str, Facts], kept: dict[str, tuple[Facts, Ref]]) -> dict[str, Ref]:
+def _refs(
+    facts: Mapping[str, Facts], kept: dict[str, tuple[tuple[str, str], Ref]]
+) -> dict[str, Ref]:
     """Each page as other pages show it, from its facts (no page is read); ``kept``: the refs
-    made so far, each with the facts it was made of."""
-    refs = {}
-    for path, f in facts.items():
-        entry = kept.get(path)
-        if entry is None or entry[0] is not f:
-            entry = kept[path] = (f, Ref(path, urls.page_output(path), f.title, f.type))
-        refs[path] = entry[1]
-    _prune(kept, facts)
+    made so far, each with the title and type it was made of."""
+    refs = {path: remembered(kept, path, (f.title, f.type), _ref) for path, f in facts.items()}
+    forget_gone(kept, facts)
     return refs
 
 
-def _prune(kept: dict[str, Any], pages: Mapping[str, object]) -> None:
-    """Forget what was kept of pages that are gone."""
-    if len(kept) > len(pages):
-        for path in [p for p in kept if p not in pages]:
-            del kept[path]
+def _ref(path: str, title_and_type: tuple[str, str]) -> Ref:
+    return Ref(path, urls.page_output(path), *title_and_type)
 
 
 def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[str, Listing]:
