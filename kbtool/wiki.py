@@ -64,6 +64,12 @@ class ShownLink(NamedTuple):
     status: Status
     to: str | None
 
+    def edge(self) -> tuple[str, str, str] | None:
+        """(from, to, link kind) when the link reached another page."""
+        if self.to is None or self.to == self.page:
+            return None
+        return (self.page, self.to, self.kind)
+
     @classmethod
     def of(cls, item: ResolvedLink) -> ShownLink:
         target = item.target
@@ -198,13 +204,8 @@ class Wiki:
     @cached_property
     def edges(self) -> list[tuple[str, str, str]]:
         """(from, to, link kind) for every link between two different pages, without repeats."""
-        seen: dict[tuple[str, str, str], None] = {}
-        for item in self.links:
-            target = item.target
-            reached = target.status in (Status.OK, Status.AMBIGUOUS) and target.page is not None
-            if reached and target.page.path != item.page.path:  # type: ignore[union-attr]
-                seen[(item.page.path, target.page.path, item.link.kind)] = None  # type: ignore[union-attr]
-        return list(seen)
+        found = (ShownLink.of(item).edge() for item in self.links)
+        return list(dict.fromkeys(edge for edge in found if edge is not None))
 
     @cached_property
     def links(self) -> list[ResolvedLink]:

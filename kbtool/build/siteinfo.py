@@ -32,7 +32,7 @@ from kbtool.build.run import Run
 from kbtool.model import Page
 from kbtool.render import urls
 from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
-from kbtool.report.graph import EDGE_KINDS
+from kbtool.report.graph import merged_edges
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
 from kbtool.wiki import ResolvedLink, ShownLink, Wiki
@@ -79,11 +79,7 @@ def _collect_all(wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:
     if len(checked.shown) != len(wiki.pages):
         return collect(wiki)
     shown = [item for path in wiki.pages for item in checked.shown[path]]
-    edges = dict.fromkeys(
-        (item.page, item.to, EDGE_KINDS[item.kind])
-        for item in shown
-        if item.to is not None and item.to != item.page
-    )
+    edges = merged_edges(edge for item in shown if (edge := item.edge()) is not None)
     return collect_pages(wiki, list(wiki.pages), edges, shown)
 
 
@@ -103,9 +99,7 @@ def _collect(
         )
 
     links = [item for path in paths for item in shown(pages[path])]
-    touching = dict.fromkeys(
-        (frm, to, EDGE_KINDS[kind]) for frm, to, kind in run.store.edges_touching(set(paths))
-    )
+    touching = merged_edges(run.store.edges_touching(set(paths)))
     return collect_pages(wiki, paths, touching, links, refs)
 
 

@@ -10,6 +10,7 @@ import io
 import json
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from kbtool.wiki import Wiki
@@ -28,8 +29,12 @@ EDGE_KINDS = {
 
 def edges(wiki: Wiki) -> list[tuple[str, str, str]]:
     """(from, to, kind) between two different pages; kind is related, source or link."""
-    merged = dict.fromkeys((frm, to, EDGE_KINDS[kind]) for frm, to, kind in wiki.edges)
-    return list(merged)
+    return merged_edges(wiki.edges)
+
+
+def merged_edges(found: Iterable[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+    """``found`` (from, to, link kind) with the kind as the graph has it, without repeats."""
+    return list(dict.fromkeys((frm, to, EDGE_KINDS[kind]) for frm, to, kind in found))
 
 
 def backlinks(wiki: Wiki) -> dict[str, list[str]]:
