@@ -106,11 +106,23 @@ def write_file(root: Path, relative: str, data: str | bytes) -> None:
 
 
 def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
-    """Hard-link ``relative`` from the live site into staging; False when it cannot be reused.
-    The link is tried first: a build after an edit links thousands of files, most into a
-    folder already made."""
-    source = site_dir / relative
-    target = staging / relative
+    """Hard-link ``relative`` from the live site into staging (copied where there are no
+    hard links); False when it cannot be reused."""
+    try:
+        return link_file(str(site_dir), str(staging), relative)
+    except OSError:  # no hard links here (another filesystem): copy instead
+        try:
+            shutil.copy2(site_dir / relative, staging / relative, follow_symlinks=False)
+            return True
+        except OSError:
+            return False
+
+
+def link_file(site: str, staging: str, relative: str) -> bool:
+    """Hard-link ``relative`` from ``site`` into ``staging``; False when the site has no such
+    file, OSError when there are no hard links here. The link is tried first: a build after an
+    edit links thousands of files, most into a folder already made."""
+    source, target = os.path.join(site, relative), os.path.join(staging, relative)
     for attempt in range(2):
         try:
             os.link(source, target, follow_symlinks=False)
@@ -120,13 +132,7 @@ def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
         except FileNotFoundError:  # no such file in the site, or no such folder in staging
             if attempt or not os.path.lexists(source):
                 return False
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError:  # no hard links here (another filesystem): copy instead
-            try:
-                shutil.copy2(source, target, follow_symlinks=False)
-                return True
-            except OSError:
-                return False
+            os.makedirs(os.path.dirname(target), exist_ok=True)
     return False
 
 

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import posixpath
 import shutil
-from collections.abc import Iterable
 from pathlib import Path
 
-from kbtool.build.publish import Staging, make_staging, remove_folder
+from kbtool.build.publish import Staging, link_file, make_staging, remove_folder
 from kbtool.build.published import Published, Spare
 from kbtool.search.layout import FOLDER as SEARCH_FOLDER
 
@@ -55,31 +53,13 @@ def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:
         return None
     folder = make_staging(site_dir)
     try:
-        if _link_all(str(site_dir), str(folder), (f for r in outputs.values() for f in r.files)):
+        files = (f for r in outputs.values() for f in r.files)
+        if all(link_file(str(site_dir), str(folder), f) for f in files):
             return Spare(folder, dict(outputs), site)
     except OSError:  # no hard links here: the first build stages as usual
         pass
     remove_folder(site_dir, folder)
     return None
-
-
-def _link_all(site: str, folder: str, files: Iterable[str]) -> bool:
-    """Hard-link ``files`` of ``site`` into ``folder``; False if one is missing. With plain
-    strings and each folder made once: 20,000 files."""
-    made = {""}
-    for relative in files:
-        parent = posixpath.dirname(relative)
-        if parent not in made:
-            os.makedirs(os.path.join(folder, parent), exist_ok=True)
-            made.add(parent)
-        source, target = os.path.join(site, relative), os.path.join(folder, relative)
-        try:
-            os.link(source, target, follow_symlinks=False)
-        except FileExistsError:
-            continue  # a file two outputs share (a figure), linked already
-        except FileNotFoundError:
-            return False
-    return True
 
 
 def take_spare(site_dir: Path, spare: Spare | None) -> Staging | None:
