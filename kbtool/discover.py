@@ -59,6 +59,13 @@ def discover(config: Config) -> tuple[list[Found], list[Unreadable]]:
     return found, unreadable
 
 
+def skipped(rel: str, exclude: tuple[str, ...]) -> bool:
+    """Whether discovery leaves out the entry at ``rel`` (a path from the root, with ``/``),
+    and all under it: a hidden name, or an excluded path."""
+    name = rel.rsplit("/", 1)[-1]
+    return name.startswith(".") or any(fnmatch.fnmatch(rel, pattern) for pattern in exclude)
+
+
 def _inside(root: Path, path: Path) -> bool:
     return path == root or root in path.parents
 
@@ -83,11 +90,9 @@ def _walk(
         return
     prefix = str(root) + os.sep
     for entry in entries:
-        if entry.name.startswith("."):
-            continue
         # Plain strings on the hot path: a Path per file costs more than the rest of the walk.
         rel = entry.path.removeprefix(prefix).replace(os.sep, "/")
-        if any(fnmatch.fnmatch(rel, pattern) for pattern in exclude):
+        if skipped(rel, exclude):
             continue
         is_md = entry.name.endswith(".md")
         if entry.is_symlink():

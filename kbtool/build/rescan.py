@@ -9,14 +9,13 @@ files that are not pages (an image) change nothing in a snapshot.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import stat
 from collections.abc import Iterable
 
 from kbtool.build.scan import Snapshot
 from kbtool.config import Config
-from kbtool.discover import Found
+from kbtool.discover import Found, skipped
 from kbtool.model import PageKind
 from kbtool.parse.digest import content_digest
 
@@ -106,13 +105,10 @@ def _is_page(config: Config, rel: str) -> bool:
     if not rel.endswith(".md"):
         return False
     top = _top(config, rel)
-    parts = rel[len(top) + 1 :].split("/")
-    if any(part.startswith(".") for part in parts):
-        return False
     prefix = top
-    for part in parts:  # discovery skips an excluded folder and everything in it
+    for part in rel[len(top) + 1 :].split("/"):  # discovery skips a folder and all in it
         prefix = f"{prefix}/{part}"
-        if any(fnmatch.fnmatch(prefix, pattern) for pattern in config.exclude):
+        if skipped(prefix, config.exclude):
             return False
     return True
 
