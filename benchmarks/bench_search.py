@@ -42,8 +42,6 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
 
-from kbtool.build.load import load_wiki  # noqa: E402
-from kbtool.build.site import build_site  # noqa: E402
 from kbtool.config import load_config  # noqa: E402
 from kbtool.parse.page import parse_page_tokens  # noqa: E402
 from kbtool.search import layout  # noqa: E402
@@ -51,6 +49,8 @@ from kbtool.search.engine import IndexFiles, hits, rank  # noqa: E402
 from kbtool.search.text import SearchDoc, search_doc  # noqa: E402
 from kbtool.search.tokens import CJK, TOKEN  # noqa: E402
 from kbtool.search.writer import write_search_index  # noqa: E402
+from kbtool.stages.load import load_wiki  # noqa: E402
+from kbtool.stages.site import build_site  # noqa: E402
 
 PYPROJECT = (
     '[tool.kbtool]\nsite-title = "Synthetic"\nexecute = "opt-in"\n'

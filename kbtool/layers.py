@@ -22,7 +22,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "long-running and interactive uses of the build",
         ("kbtool.serve", "kbtool.lsp", "kbtool.adopt"),
     ),
-    ("build", "the build as its stages", ("kbtool.build",)),
+    ("stages", "the build as its stages", ("kbtool.stages",)),
     (
         "site",
         "Markdown to HTML and the site's templates; the search index; notebooks",

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.cli import main
 from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
+from kbtool.stages.load import load_wiki
 
 # The browser tests' fixtures (browser, base, visit), for every module that asks for them.
 pytest_plugins = ["_browser"]

@@ -6,9 +6,9 @@ import os
 import shutil
 from pathlib import Path
 
-from kbtool.build.load import load_wiki
 from kbtool.config import load_config
 from kbtool.execute import PageResult, run_pages
+from kbtool.stages.load import load_wiki
 
 CELL_FIXTURES = Path(__file__).parent / "fixtures" / "cells"
 

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build import site as build_module
-from kbtool.build.site import BuildReport, build_site
 from kbtool.cli import main
 from kbtool.config import Config, config_from_table
 from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import CellResult, PageResult
+from kbtool.stages import site as build_module
+from kbtool.stages.site import BuildReport, build_site
 
 
 def page(body: str = "", **meta: object) -> str:
@@ -354,7 +354,7 @@ def test_stale_staging_folders_are_cleaned(repo: Path) -> None:
 def test_the_unchanged_record_holds_every_field_of_a_diagnostic() -> None:
     from dataclasses import astuple
 
-    from kbtool.build.unchanged import _diagnostics, _row
+    from kbtool.stages.unchanged import _diagnostics, _row
 
     found = Diagnostic("wiki/a.md", 3, 4, "KB207", "warning", "no such page", "fix it")
     assert _row(found) == list(astuple(found))

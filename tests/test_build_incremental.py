@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.run import Kept
-from kbtool.build.site import build_site
 from kbtool.config import load_config
 from kbtool.render.urls import GRAPH_DATA
+from kbtool.stages.run import Kept
+from kbtool.stages.site import build_site
 
 PYPROJECT = """[tool.kbtool]
 language = "en"

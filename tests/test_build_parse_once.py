@@ -11,8 +11,8 @@ from test_build import build, config, small_wiki, write
 import kbtool.parse.markdown
 import kbtool.parse.page
 import kbtool.store.db
-from kbtool.build.run import Kept
-from kbtool.build.site import keep_warm
+from kbtool.stages.run import Kept
+from kbtool.stages.site import keep_warm
 
 
 @pytest.fixture
@@ -139,7 +139,7 @@ def test_a_page_that_breaks_the_renderer_fails_alone(
 def test_a_page_that_breaks_its_assembly_fails_alone(
     repo: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kbtool.build import render as render_stage
+    from kbtool.stages import render as render_stage
 
     real = render_stage.render_page
 

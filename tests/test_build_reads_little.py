@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from test_build import build, small_wiki, write
 
-import kbtool.build.index_plan
-import kbtool.build.stored_pages
+import kbtool.stages.index_plan
+import kbtool.stages.stored_pages
 import kbtool.store.codec
 
 
@@ -32,7 +32,7 @@ def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         read.append(page.path if page is not None else "?")
         return page
 
-    monkeypatch.setattr(kbtool.build.stored_pages, "load_page", load_page)
+    monkeypatch.setattr(kbtool.stages.stored_pages, "load_page", load_page)
     return read
 
 
@@ -40,13 +40,13 @@ def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def indexes_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """One entry each time the index pages' and the graph's data are made."""
     made: list[int] = []
-    real = kbtool.build.index_plan._made
+    real = kbtool.stages.index_plan._made
 
     def counted(site):  # type: ignore[no-untyped-def]
         made.append(1)
         return real(site)
 
-    monkeypatch.setattr(kbtool.build.index_plan, "_made", counted)
+    monkeypatch.setattr(kbtool.stages.index_plan, "_made", counted)
     return made
 
 

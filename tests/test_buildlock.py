@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.lock import build_lock
 from kbtool.errors import KbtoolError
+from kbtool.stages.publish.lock import build_lock
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -96,7 +96,7 @@ def test_a_forked_child_does_not_inherit_the_lock(tmp_path: Path, holders: list[
     script = (
         "import os, sys, time\n"
         "from pathlib import Path\n"
-        "from kbtool.build.lock import build_lock\n"
+        "from kbtool.stages.publish.lock import build_lock\n"
         "with build_lock(Path(sys.argv[1])):\n"
         "    child = os.fork()\n"
         "    if child == 0:\n"

@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from conftest import page_text, write_tree
 
-from kbtool.build.check import check_wiki
-from kbtool.build.page_checks import _PARALLEL_THRESHOLD
-from kbtool.build.run import new_run
-from kbtool.build.siteinfo import _collect_all
-from kbtool.build.workers import Workers
 from kbtool.config import load_config
 from kbtool.render.site import collect
+from kbtool.stages.check import check_wiki
+from kbtool.stages.page_checks import _PARALLEL_THRESHOLD
+from kbtool.stages.run import new_run
+from kbtool.stages.siteinfo import _collect_all
+from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
 
 PAGES = _PARALLEL_THRESHOLD + 88

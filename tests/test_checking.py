@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from conftest import page_text
 
-from kbtool.build.check import check_wiki
-from kbtool.build.load import load_wiki
-from kbtool.build.run import new_run
 from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
+from kbtool.stages.check import check_wiki
+from kbtool.stages.load import load_wiki
+from kbtool.stages.run import new_run
 from kbtool.store.db import open_store
 
 TODAY = date(2026, 6, 1)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-import kbtool.build.scan
+import kbtool.stages.scan
 from kbtool.diagnostics import Diagnostic
 
 
@@ -122,7 +122,7 @@ def test_kb004_a_file_that_cannot_be_read(root: Path, check_wiki, page, monkeypa
             raise PermissionError(13, "Permission denied")
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(kbtool.build.scan, "open", opening, raising=False)
+    monkeypatch.setattr(kbtool.stages.scan, "open", opening, raising=False)
     diagnostics = check_wiki(root, select=["KB0"])
     assert brief(diagnostics) == ["wiki/locked.md:1:1 KB004"]
     assert "Permission denied" in diagnostics[0].message

@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 from test_build import page, write
 
-from kbtool.build.load import _PARALLEL_THRESHOLD, load_pages
-from kbtool.build.run import new_run
 from kbtool.config import config_from_table
+from kbtool.stages.load import _PARALLEL_THRESHOLD, load_pages
+from kbtool.stages.run import new_run
 from kbtool.store.db import open_store
 
 

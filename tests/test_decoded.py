@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from test_build import page, small_wiki, snapshot, write
 
-from kbtool.build import load
-from kbtool.build.decoded import Decoded
-from kbtool.build.site import build_site
-from kbtool.build.workers import Workers
 from kbtool.config import Config, config_from_table
+from kbtool.stages import load
+from kbtool.stages.decoded import Decoded
+from kbtool.stages.site import build_site
+from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
 from kbtool.store.records import SEARCH
 

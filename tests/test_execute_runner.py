@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from execute_support import fixture_pages, line_of, make_repo, run
 
-from kbtool.build.load import load_wiki
 from kbtool.config import load_config
 from kbtool.execute import PageResult, run_pages
+from kbtool.stages.load import load_wiki
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import json
 import networkx as nx
 import pytest
 
-from kbtool.build.load import load_wiki
 from kbtool.config import load_config
 from kbtool.report.graph import backlinks, build_graph, edges, export, format_stats, stats
+from kbtool.stages.load import load_wiki
 from kbtool.wiki import Wiki
 
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kbtool.build.check import check_wiki
-from kbtool.build.run import Kept, new_run
-from kbtool.build.site import build_site
 from kbtool.config import load_config
+from kbtool.stages.check import check_wiki
+from kbtool.stages.run import Kept, new_run
+from kbtool.stages.site import build_site
 from kbtool.store.db import open_store
 
 PYPROJECT = '[tool.kbtool]\nlanguage = "en"\nsearch = false\nseverity = { KB3 = "off" }\n'

@@ -17,10 +17,10 @@ from lsprotocol import types
 from pygls.lsp.client import LanguageClient
 from pygls.uris import from_fs_path, to_fs_path
 
-from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.lsp.text import Lines, chars
+from kbtool.stages.load import load_wiki
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.edits.moves import moved_path
+from kbtool.stages.load import load_wiki
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
 import synth  # noqa: E402

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from render_support import render_text
 
-from kbtool.build import plan as build_plan
-from kbtool.build.load import load_wiki
 from kbtool.config import Config
 from kbtool.parse.markdown import markdown_parser
 from kbtool.render import diagrams
 from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
 from kbtool.render.sanitize import sanitize_html
+from kbtool.stages import plan as build_plan
+from kbtool.stages.load import load_wiki
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
 
@@ -193,8 +193,8 @@ def test_the_site_ships_what_vendor_holds(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_type_labels_name_types_in_navigation_and_index_pages(tmp_path: Path) -> None:
-    from kbtool.build.site import build_site
     from kbtool.config import load_config
+    from kbtool.stages.site import build_site
 
     (tmp_path / "pyproject.toml").write_text(
         '[tool.kbtool]\ntypes = ["concept", "method"]\n'

@@ -23,10 +23,10 @@ import pytest
 from cmarkgfm.cmark import Options
 from render_support import render_text
 
-from kbtool.build.load import load_wiki
 from kbtool.config import Config
 from kbtool.parse.frontmatter import blank_frontmatter, split_frontmatter
 from kbtool.render.i18n import translator
+from kbtool.stages.load import load_wiki
 from kbtool.wiki import Wiki
 
 REPO = Path(__file__).resolve().parent.parent

@@ -7,12 +7,12 @@ from pathlib import Path
 import pytest
 from render_support import render_text
 
-from kbtool.build.load import load_wiki
 from kbtool.config import Config
 from kbtool.execute.results import CellResult, PageResult
 from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
 from kbtool.render.mathml import to_mathml
+from kbtool.stages.load import load_wiki
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
 

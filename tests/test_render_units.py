@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.publish import make_staging, reuse_file, swap_in, write_file
 from kbtool.progress import Progress
 from kbtool.render import urls
 from kbtool.render.i18n import STRINGS, translator
@@ -17,6 +16,8 @@ from kbtool.render.layout import layout
 from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.neighbourhood import MAX_SHOWN, neighbourhood_svg
 from kbtool.render.site import PageInfo, Ref
+from kbtool.stages.publish.staging import make_staging, reuse_file, write_file
+from kbtool.stages.publish.swap import swap_in
 
 
 def test_urls_are_relative_and_encoded() -> None:

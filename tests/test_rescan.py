@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.build.rescan import rescan
-from kbtool.build.scan import Snapshot, scan
 from kbtool.config import Config, config_from_table
+from kbtool.stages.rescan import rescan
+from kbtool.stages.scan import Snapshot, scan
 
 
 def _wiki(root: Path) -> Config:

@@ -427,7 +427,7 @@ def _crash(root: Path, module: str, name: str, crash: str) -> Run:
 def test_a_worker_killed_mid_render_is_reported_in_one_line(root: Path) -> None:
     # What the kernel's OOM killer does to a render worker.
     kill = "os.kill(os.getpid(), signal.SIGKILL)"
-    run = _crash(root, "kbtool.build.render", "render_page", kill)
+    run = _crash(root, "kbtool.stages.render", "render_page", kill)
     assert run.process.returncode == 1
     assert "Traceback" not in run.stderr
     assert "a worker process died unexpectedly" in run.stderr

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from test_build_incremental import RandomWiki, assert_same, build, clean_build
 
-from kbtool.build.publish import remove_stale_staging, staging_prefix
-from kbtool.build.run import Kept
-from kbtool.build.spare import identity
+from kbtool.stages.publish.spare import identity
+from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
+from kbtool.stages.run import Kept
 
 
 def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Kept]:
@@ -93,8 +93,8 @@ def test_a_build_without_kept_pages_keeps_no_spare(tmp_path: Path) -> None:
 def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
     tmp_path: Path,
 ) -> None:
-    from kbtool.build.site import keep_warm
     from kbtool.config import load_config
+    from kbtool.stages.site import keep_warm
 
     wiki, live, _ = _serving(tmp_path)
     kept = Kept()
@@ -114,8 +114,8 @@ def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
 
 
 def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None:
-    from kbtool.build.site import keep_warm
     from kbtool.config import load_config
+    from kbtool.stages.site import keep_warm
 
     _, live, _ = _serving(tmp_path)
     kept = Kept()

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-import kbtool.build.workers
 import kbtool.parse.page
-from kbtool.build.load import load_wiki
+import kbtool.stages.workers
 from kbtool.checks import run_checks
 from kbtool.config import load_config
+from kbtool.stages.load import load_wiki
 from kbtool.store import db as store_module
 from kbtool.store.records import STAT, RecordKind
 
@@ -247,13 +247,13 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     one = load_wiki(config, jobs=1, use_cache=False)
     pools: list[int] = []
 
-    real_pool = kbtool.build.workers.worker_pool
+    real_pool = kbtool.stages.workers.worker_pool
 
     def counting_pool(workers: int, *args):  # type: ignore[no-untyped-def]
         pools.append(workers)
         return real_pool(workers, *args)
 
-    monkeypatch.setattr(kbtool.build.workers, "worker_pool", counting_pool)
+    monkeypatch.setattr(kbtool.stages.workers, "worker_pool", counting_pool)
     two = load_wiki(config, jobs=2, use_cache=False)
     assert pools == [2]  # the pages really were parsed by two worker processes
     assert two.pages == one.pages

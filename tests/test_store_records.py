@@ -30,7 +30,7 @@ def test_a_bodys_code_is_everything_the_page_worker_imports() -> None:
     for module in ("gfm", "sanitize", "tex_commands", "rich", "diagrams", "urls", "markdown"):
         assert f"kbtool.render.{module}" in code
     assert "kbtool.search.text" in code and "kbtool.parse.page" in code
-    assert "kbtool.execute.junit" not in code and "kbtool.build.site" not in code
+    assert "kbtool.execute.junit" not in code and "kbtool.stages.site" not in code
 
 
 def test_each_kind_is_declared_once_with_a_producer_that_exists() -> None:
@@ -143,10 +143,10 @@ def repo_with_cells(tmp_path: Path) -> Path:
 def test_an_index_written_by_other_code_gives_none_of_its_search_texts_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from kbtool.build.load import load_wiki
     from kbtool.config import load_config
     from kbtool.search import layout
     from kbtool.search.site import search_docs
+    from kbtool.stages.load import load_wiki
 
     repo = tmp_path / "repo"
     write(repo, small_wiki())

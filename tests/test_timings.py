@@ -6,9 +6,9 @@ from pathlib import Path
 
 from test_build import page, write
 
-from kbtool.build.site import build_site
-from kbtool.build.workers import Workers
 from kbtool.config import config_from_table
+from kbtool.stages.site import build_site
+from kbtool.stages.workers import Workers
 from kbtool.timings import Timings
 
 

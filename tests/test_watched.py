@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kbtool.build.run import Kept
-from kbtool.build.site import build_site
-from kbtool.build.watched import Watched
 from kbtool.config import load_config
+from kbtool.stages.run import Kept
+from kbtool.stages.site import build_site
+from kbtool.stages.watched import Watched
 
 PYPROJECT = """[tool.kbtool]
 language = "en"

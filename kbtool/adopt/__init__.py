@@ -13,10 +13,10 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from kbtool.adopt import cells, dates, folders, rules
-from kbtool.build.load import load_wiki
-from kbtool.build.scan import Snapshot, scan
 from kbtool.config import Config
 from kbtool.progress import StepProgress
+from kbtool.stages.load import load_wiki
+from kbtool.stages.scan import Snapshot, scan
 from kbtool.wiki import Wiki
 
 #: Default share of pages above which a rule is taken as one this wiki does not follow.

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from kbtool.build.scan import Snapshot
 from kbtool.parse.source_dates import ANY_FIELD, parse_date
+from kbtool.stages.scan import Snapshot
 from kbtool.wiki import Wiki
 
 #: A key or label must give a date on more than this share of source pages.

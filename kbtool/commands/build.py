@@ -18,8 +18,8 @@ from kbtool.diagnostics import summarize
 from kbtool.report import FORMATS
 
 if TYPE_CHECKING:  # The renderer is imported when a build runs, not whenever the CLI starts.
-    from kbtool.build.site import BuildReport
     from kbtool.execute.results import PageResult
+    from kbtool.stages.site import BuildReport
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -92,7 +92,7 @@ def print_report(
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.build.site import build_site
+    from kbtool.stages.site import build_site
 
     refuse_statistics_format(args)
     config = load_project_config(args)

@@ -7,7 +7,6 @@ import sys
 import time
 from pathlib import Path
 
-from kbtool.build.scan import scan
 from kbtool.codes import RULES
 from kbtool.commands import (
     add_jobs_argument,
@@ -19,6 +18,7 @@ from kbtool.commands import (
 from kbtool.diagnostics import filter_diagnostics, summarize
 from kbtool.errors import UsageError
 from kbtool.report import FORMATS
+from kbtool.stages.scan import scan
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
 
@@ -81,9 +81,9 @@ def run(args: argparse.Namespace) -> int:
     timings = Timings()
     snapshot = scan(config)
     timings.lap("scan")
-    from kbtool.build.check import check_wiki  # markdown-it is loaded only if a page changed
-    from kbtool.build.run import new_run
     from kbtool.progress import StepProgress
+    from kbtool.stages.check import check_wiki  # markdown-it is loaded only if a page changed
+    from kbtool.stages.run import new_run
 
     # On a terminal only: stderr of a CI log or a pipe gets no bar.
     parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)

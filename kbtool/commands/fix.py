@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import argparse
 
-from kbtool.build.load import load_wiki
 from kbtool.checks import run_checks
 from kbtool.checks.fixes import apply_fix, plan_fixes
 from kbtool.commands import load_project_config
+from kbtool.stages.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -6,9 +6,9 @@ import argparse
 import json
 from pathlib import Path
 
-from kbtool.build.load import load_wiki
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.report.graph import build_graph, export, format_stats, stats
+from kbtool.stages.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

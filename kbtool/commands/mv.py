@@ -38,9 +38,9 @@ def _inside(root: Path, path: str, what: str) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.build.load import load_wiki
     from kbtool.edits.moves import moved_path, plan_move
     from kbtool.edits.spans import StaleEdit, apply_edits
+    from kbtool.stages.load import load_wiki
 
     config = load_project_config(args)
     root = config.root

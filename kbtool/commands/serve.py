@@ -12,8 +12,8 @@ from kbtool import lifecycle
 from kbtool.commands import add_jobs_argument, load_project_config
 
 if TYPE_CHECKING:
-    from kbtool.build.run import Kept
     from kbtool.config import Config
+    from kbtool.stages.run import Kept
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,14 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.build.rescan import rescan
-    from kbtool.build.run import Kept
-    from kbtool.build.site import build_site
-    from kbtool.build.watched import Watched
     from kbtool.commands.build import print_report
     from kbtool.config import load_config
     from kbtool.errors import KbtoolError
     from kbtool.serve import BuildVersion, Watcher, make_server, watch_and_rebuild
+    from kbtool.stages.rescan import rescan
+    from kbtool.stages.run import Kept
+    from kbtool.stages.site import build_site
+    from kbtool.stages.watched import Watched
 
     config = load_project_config(args)
     kept = Kept()  # the wiki, kept between rebuilds: only edited pages are read again
@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _keep_warm(config: Config, kept: Kept, lock: threading.Lock) -> None:
     """While the server already serves the site: read the wiki into ``kept`` (``lock`` held)."""
-    from kbtool.build.site import keep_warm
+    from kbtool.stages.site import keep_warm
 
     try:
         keep_warm(config, kept)

@@ -7,7 +7,6 @@ import sys
 import time
 from pathlib import Path
 
-from kbtool.build.load import load_wiki
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.commands.check import relative_paths
 from kbtool.config import Config
@@ -16,6 +15,7 @@ from kbtool.execute.junit import write_junit
 from kbtool.execute.report import format_json, format_text, page_line, summarize
 from kbtool.execute.shard import in_shard, parse_shard
 from kbtool.model import Page
+from kbtool.stages.load import load_wiki
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -12,15 +12,15 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kbtool.build.check import check_wiki
-from kbtool.build.load import load_pages
-from kbtool.build.run import Kept, new_run
-from kbtool.build.scan import Snapshot, scan
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.discover import Found
 from kbtool.model import Page, PageKind
 from kbtool.parse.digest import content_digest
+from kbtool.stages.check import check_wiki
+from kbtool.stages.load import load_pages
+from kbtool.stages.run import Kept, new_run
+from kbtool.stages.scan import Snapshot, scan
 from kbtool.store.db import Store, open_store
 from kbtool.wiki import Wiki
 

@@ -1,7 +1,7 @@
 """The build's search stage: the site's pages -> their :class:`SearchDoc` -> ``site/search/``.
 
 A page's SearchDoc is made by the worker that parsed it, from the same tokens (see
-:mod:`kbtool.build.load`). A page whose content is unchanged since the live site was built takes
+:mod:`kbtool.stages.load`). A page whose content is unchanged since the live site was built takes
 its SearchDoc from the live index; the others' come from the load stage (``fetch``).
 """
 

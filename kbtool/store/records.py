@@ -88,39 +88,39 @@ BODY = RecordKind(
     "body",
     "the file's content digest, the site's language",
     JSON,
-    "kbtool.build.pageworker",
+    "kbtool.stages.pageworker",
     per_page=True,
 )
 SEARCH = RecordKind(
     "search",
     "the file's content digest, the site's language",
     JSON,
-    "kbtool.build.pageworker",
+    "kbtool.stages.pageworker",
     per_page=True,
 )
 CHECK = RecordKind(
     "check",
     "the settings, today's date, the file's content digest",
     JSON_LIST,
-    "kbtool.build.check",
+    "kbtool.stages.check",
     per_page=True,
 )
-FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.build.facts", per_page=True)
+FACTS = RecordKind("facts", "(none: compared by value)", RAW, "kbtool.stages.facts", per_page=True)
 INFO = RecordKind(
     "info",
     "the file's content digest, the settings (and valid only while the page's check is)",
     JSON,
-    "kbtool.build.siteinfo",
+    "kbtool.stages.siteinfo",
     per_page=True,
 )
 LISTING = RecordKind(
     "listing",
     "as its page's info record's",
     JSON,
-    "kbtool.build.siteinfo",
+    "kbtool.stages.siteinfo",
     per_page=True,
 )
-STAT = RecordKind("stat", "the status the disk gave", RAW, "kbtool.build.check", per_page=False)
+STAT = RecordKind("stat", "the status the disk gave", RAW, "kbtool.stages.check", per_page=False)
 RESULT = RecordKind(
     "result",
     "each cell's code, line and options, limits, inputs, Python's version",
@@ -132,18 +132,18 @@ OUTPUT = RecordKind(
     "output",
     "everything the output shows (its page, neighbours, links, results, settings)",
     JSON,
-    "kbtool.build.render",
+    "kbtool.stages.render",
     per_page=False,
 )
 INDEXES = RecordKind(
     "indexes",
     "every page's path and site-facts digest, the settings",
     JSON,
-    "kbtool.build.index_plan",
+    "kbtool.stages.index_plan",
     per_page=False,
 )
 PUBLISHED = RecordKind(
-    "published", "the site folder", RAW, "kbtool.build.published", per_page=False
+    "published", "the site folder", RAW, "kbtool.stages.publish.published", per_page=False
 )
 LAYOUT = RecordKind(
     "layout", "the graph's pages and edges", JSON, "kbtool.render.graphpage", per_page=False
@@ -152,7 +152,7 @@ UNCHANGED = RecordKind(
     "unchanged",
     "every file's digest, the settings, today's date, the site folder",
     JSON,
-    "kbtool.build.site",
+    "kbtool.stages.site",
     per_page=False,
 )
 

@@ -12,32 +12,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from kbtool.build.cells import run_cells
-from kbtool.build.check import CheckRun, check_wiki, keep_facts
-from kbtool.build.load import Loaded, load_pages
-from kbtool.build.lock import build_lock
-from kbtool.build.plan import Plan, plan_site
-from kbtool.build.publish import publish, remove_stale_staging, staging_folder
-from kbtool.build.published import Published, load_published
-from kbtool.build.render import stage
-from kbtool.build.run import Kept, Run, new_run
-from kbtool.build.scan import Snapshot
-from kbtool.build.search import index_site
-from kbtool.build.siteinfo import keep_infos, site_infos
-from kbtool.build.spare import clear_changed, keep_spare, linked_spare, take_spare
-from kbtool.build.unchanged import (
-    LastBuild,
-    forget_build,
-    last_build,
-    remember_build,
-    unchanged_key,
-)
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
+from kbtool.stages.cells import run_cells
+from kbtool.stages.check import CheckRun, check_wiki, keep_facts
+from kbtool.stages.load import Loaded, load_pages
+from kbtool.stages.plan import Plan, plan_site
+from kbtool.stages.publish.lock import build_lock
+from kbtool.stages.publish.published import Published, load_published
+from kbtool.stages.publish.spare import clear_changed, keep_spare, linked_spare, take_spare
+from kbtool.stages.publish.staging import remove_stale_staging, staging_folder
+from kbtool.stages.publish.swap import publish
+from kbtool.stages.render import stage
+from kbtool.stages.run import Kept, Run, new_run
+from kbtool.stages.scan import Snapshot
+from kbtool.stages.search import index_site
+from kbtool.stages.siteinfo import keep_infos, site_infos
+from kbtool.stages.unchanged import (
+    LastBuild,
+    forget_build,
+    last_build,
+    remember_build,
+    unchanged_key,
+)
 from kbtool.store.db import open_store
 from kbtool.store.records import BODY, PAGE
 from kbtool.timings import Timings

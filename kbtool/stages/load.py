@@ -14,8 +14,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 
-from kbtool.build.decoded import Decoded
-from kbtool.build.pageworker import (
+from kbtool.config import Config
+from kbtool.discover import Found
+from kbtool.model import Page
+from kbtool.stages.decoded import Decoded
+from kbtool.stages.pageworker import (
     Processed,
     Work,
     decode_body,
@@ -23,21 +26,18 @@ from kbtool.build.pageworker import (
     process,
     process_chunk,
 )
-from kbtool.build.run import OnProgress, Run, new_run
-from kbtool.build.stored_pages import StoredPages
-from kbtool.build.workers import chunked
-from kbtool.config import Config
-from kbtool.discover import Found
-from kbtool.model import Page
+from kbtool.stages.run import OnProgress, Run, new_run
+from kbtool.stages.stored_pages import StoredPages
+from kbtool.stages.workers import chunked
 from kbtool.store.codec import load_page
 from kbtool.store.db import open_store
 from kbtool.store.records import BODY, PAGE, SEARCH, RecordKind
 from kbtool.wiki import Wiki
 
 if TYPE_CHECKING:
-    from kbtool.build.scan import Snapshot
     from kbtool.render.markdown import PageBody
     from kbtool.search.text import SearchDoc
+    from kbtool.stages.scan import Snapshot
 
 KeptPages = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
 

@@ -6,10 +6,10 @@ their key made again.
 
 from __future__ import annotations
 
-from kbtool.build.memo import forget_gone, remembered
-from kbtool.build.planned import Planned
 from kbtool.render.context import SiteContext
 from kbtool.render.pages import page_key, result_digest
+from kbtool.stages.memo import forget_gone, remembered
+from kbtool.stages.planned import Planned
 from kbtool.store.records import OUTPUT
 
 #: path -> ((settings, file digest, PageInfo digest, cell results digest), the page's output)

@@ -8,14 +8,14 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kbtool.build.index_plan import index_outputs
-from kbtool.build.page_outputs import KeptOutputs, page_outputs
-from kbtool.build.planned import Planned
-from kbtool.build.published import Published, stat_signature
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
 from kbtool.render.highlight import stylesheet
 from kbtool.render.templates import ASSETS_DIR
+from kbtool.stages.index_plan import index_outputs
+from kbtool.stages.page_outputs import KeptOutputs, page_outputs
+from kbtool.stages.planned import Planned
+from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
 

@@ -25,14 +25,14 @@ import contextlib
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 
-from kbtool.build.check import CheckRun
-from kbtool.build.facts import Facts
-from kbtool.build.memo import forget_gone, remembered
-from kbtool.build.run import Run
 from kbtool.model import Page
 from kbtool.render import urls
 from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import merged_edges
+from kbtool.stages.check import CheckRun
+from kbtool.stages.facts import Facts
+from kbtool.stages.memo import forget_gone, remembered
+from kbtool.stages.run import Run
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
 from kbtool.wiki import ResolvedLink, ShownLink, Wiki
@@ -166,7 +166,7 @@ def _decoded(
 def keep_infos(run: Run) -> None:
     """Put every page's stored listing that is still valid into :attr:`Run.kept`, without
     computing any, each page as its kept facts show it (for a long-running process, before
-    its first rebuild; see :func:`kbtool.build.check.keep_facts`)."""
+    its first rebuild; see :func:`kbtool.stages.check.keep_facts`)."""
     digests = run.snapshot.digests()
     facts = {path: f for path, (_, f) in run.kept.facts.items() if path in digests}
     _previous(run, _keys(run, facts), _refs(facts, run.kept.refs))

@@ -9,19 +9,19 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from kbtool.build.index_plan import with_data
-from kbtool.build.load import Loaded, fetch_bodies
-from kbtool.build.pageworker import renderer_failed
-from kbtool.build.plan import Plan
-from kbtool.build.planned import Planned
-from kbtool.build.publish import reuse_file, write_file
-from kbtool.build.published import Published, stat_signature
-from kbtool.build.run import Run
-from kbtool.build.siteinfo import StoredInfos
-from kbtool.build.workers import chunked
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
+from kbtool.stages.index_plan import with_data
+from kbtool.stages.load import Loaded, fetch_bodies
+from kbtool.stages.pageworker import renderer_failed
+from kbtool.stages.plan import Plan
+from kbtool.stages.planned import Planned
+from kbtool.stages.publish.published import Published, stat_signature
+from kbtool.stages.publish.staging import reuse_file, write_file
+from kbtool.stages.run import Run
+from kbtool.stages.siteinfo import StoredInfos
+from kbtool.stages.workers import chunked
 
 #: Below this many pages to render, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 48

@@ -9,11 +9,11 @@ import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from kbtool.build.run import OnProgress, Run
-from kbtool.build.workers import chunked
 from kbtool.checks import Enabled, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links
 from kbtool.diagnostics import Diagnostic
+from kbtool.stages.run import OnProgress, Run
+from kbtool.stages.workers import chunked
 from kbtool.store.records import CHECK
 from kbtool.wiki import ResolvedLink, ShownLink, Status, Wiki
 

@@ -13,11 +13,11 @@ import contextlib
 import hashlib
 from dataclasses import replace
 
-from kbtool.build.planned import Planned
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page
 from kbtool.render.indexes import index_pages
+from kbtool.stages.planned import Planned
 from kbtool.store.db import Store
 from kbtool.store.records import INDEXES
 

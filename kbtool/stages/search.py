@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from kbtool.build.load import Loaded, fetch_search_docs
-from kbtool.build.run import Run
+from kbtool.stages.load import Loaded, fetch_search_docs
+from kbtool.stages.run import Run
 
 
 def index_site(run: Run, loaded: Loaded, staging: Path) -> Any:

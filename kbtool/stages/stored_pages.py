@@ -14,8 +14,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping, ValuesView
 
-from kbtool.build.pageworker import Work, process
 from kbtool.model import Page
+from kbtool.stages.pageworker import Work, process
 from kbtool.store.codec import load_page
 from kbtool.store.db import Store, open_store
 from kbtool.store.records import PAGE

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from kbtool.build.run import Run
 from kbtool.execute.results import PageResult
+from kbtool.stages.run import Run
 from kbtool.wiki import Wiki
 
 

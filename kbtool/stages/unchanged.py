@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kbtool.build.published import Published, stat_signature
-from kbtool.build.run import Run
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.diagrams import VENDOR_DIR
+from kbtool.stages.publish.published import Published, stat_signature
+from kbtool.stages.run import Run
 from kbtool.store.records import STAT, UNCHANGED
 from kbtool.wiki import Status, Wiki, stat_target
 

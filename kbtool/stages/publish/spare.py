@@ -21,9 +21,9 @@ import os
 import shutil
 from pathlib import Path
 
-from kbtool.build.publish import Staging, link_file, make_staging, remove_folder
-from kbtool.build.published import Published, Spare
 from kbtool.search.layout import FOLDER as SEARCH_FOLDER
+from kbtool.stages.publish.published import Published, Spare
+from kbtool.stages.publish.staging import Staging, link_file, make_staging, remove_folder
 
 
 def identity(folder: Path) -> tuple[int, int] | None:

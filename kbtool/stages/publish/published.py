@@ -31,7 +31,7 @@ class Published:
 
 @dataclass(frozen=True)
 class Spare:
-    """A former site kept by ``kbtool serve`` (see ``build/spare.py``): its folder, the
+    """A former site kept by ``kbtool serve`` (see ``stages/publish/spare.py``): its folder, the
     record of what it holds, and the identity of the live site it was swapped out of."""
 
     folder: Path

@@ -20,17 +20,17 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from kbtool.build.facts import Facts, decode_facts, encode_facts
-from kbtool.build.load import counting, load_pages
-from kbtool.build.memo import forget_gone, remembered
-from kbtool.build.page_checks import check_pages
-from kbtool.build.run import OnProgress, Run
-from kbtool.build.watched import Watched
 from kbtool.checks import graph_diagnostics
 from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
+from kbtool.stages.facts import Facts, decode_facts, encode_facts
+from kbtool.stages.load import counting, load_pages
+from kbtool.stages.memo import forget_gone, remembered
+from kbtool.stages.page_checks import check_pages
+from kbtool.stages.run import OnProgress, Run
+from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ShownLink, Wiki, stat_target

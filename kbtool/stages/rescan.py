@@ -13,11 +13,11 @@ import os
 import stat
 from collections.abc import Iterable
 
-from kbtool.build.scan import Snapshot
 from kbtool.config import Config
 from kbtool.discover import Found, skipped
 from kbtool.model import PageKind
 from kbtool.parse.digest import content_digest
+from kbtool.stages.scan import Snapshot
 
 
 class _FullScan(Exception):

@@ -12,22 +12,22 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import TYPE_CHECKING, TextIO
 
-from kbtool.build.scan import Snapshot
-from kbtool.build.workers import Workers
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.stages.scan import Snapshot
+from kbtool.stages.workers import Workers
 from kbtool.store.db import Store
 from kbtool.store.known_keys import KnownKeys
 from kbtool.timings import Timings
 
 if TYPE_CHECKING:
-    from kbtool.build.facts import Facts
-    from kbtool.build.page_outputs import KeptOutputs
-    from kbtool.build.published import Published, Spare
-    from kbtool.build.watched import Watched
     from kbtool.render.markdown import PageBody
     from kbtool.render.site import Listing, PageInfo, Ref
+    from kbtool.stages.facts import Facts
+    from kbtool.stages.page_outputs import KeptOutputs
+    from kbtool.stages.publish.published import Published, Spare
+    from kbtool.stages.watched import Watched
     from kbtool.wiki import Wiki
 
 
@@ -103,7 +103,7 @@ def new_run(
     today: date | None = None,
 ) -> Run:
     """A run over ``snapshot`` (else the files as they are now)."""
-    from kbtool.build.scan import scan
+    from kbtool.stages.scan import scan
 
     return Run(
         config,
