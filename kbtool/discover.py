@@ -66,6 +66,33 @@ def skipped(rel: str, exclude: tuple[str, ...]) -> bool:
     return name.startswith(".") or any(fnmatch.fnmatch(rel, pattern) for pattern in exclude)
 
 
+def folder_kind(config: Config, rel: str) -> PageKind | None:
+    """The kind of page the folders of the wiki make of what is at ``rel``, by the folder it
+    is in (None: in none of them)."""
+    for folder in config.wiki_folders:
+        if rel.startswith(folder.rstrip("/") + "/"):
+            return "wiki"
+    if rel.startswith(config.sources.rstrip("/") + "/"):
+        return "source"
+    return None
+
+
+def page_kind(config: Config, rel: str) -> PageKind | None:
+    """Discovery's one answer to "is this a page?": the kind of page the file at ``rel`` is
+    (or would be, once written), or None. Symlinks on the way are not looked at."""
+    kind = folder_kind(config, rel)
+    if kind is None or not rel.endswith(".md"):
+        return None
+    folders = config.wiki_folders if kind == "wiki" else (config.sources,)
+    top = next(f.rstrip("/") for f in folders if rel.startswith(f.rstrip("/") + "/"))
+    prefix = top
+    for part in rel[len(top) + 1 :].split("/"):  # discovery skips a folder and all in it
+        prefix = f"{prefix}/{part}"
+        if skipped(prefix, config.exclude):
+            return None
+    return kind
+
+
 def _inside(root: Path, path: Path) -> bool:
     return path == root or root in path.parents
 

@@ -20,7 +20,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "front ends",
         "long-running and interactive uses of the build",
-        ("kbtool.serve", "kbtool.lsp", "kbtool.adopt"),
+        ("kbtool.serve", "kbtool.session", "kbtool.lsp", "kbtool.adopt"),
     ),
     ("stages", "the build as its stages", ("kbtool.stages",)),
     (
@@ -37,6 +37,11 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
         "wiki",
         "files -> pages -> the wiki and its resolved links",
         ("kbtool.wiki", "kbtool.discover", "kbtool.parse"),
+    ),
+    (
+        "reuse",
+        "every value reused between stages, builds or keystrokes, held by name and key",
+        ("kbtool.reuse",),
     ),
     ("store", "the one SQLite store and the registry of record kinds", ("kbtool.store",)),
     ("model", "the page model: Page, Link, Heading, Cell, Span", ("kbtool.model",)),

@@ -19,7 +19,7 @@ import pytest
 
 from kbtool.config import load_config
 from kbtool.render.urls import GRAPH_DATA
-from kbtool.stages.run import Kept
+from kbtool.session import Session
 from kbtool.stages.site import build_site
 
 PYPROJECT = """[tool.kbtool]
@@ -175,8 +175,13 @@ def site_files(root: Path) -> dict[str, bytes]:
     return {p.relative_to(site).as_posix(): p.read_bytes() for p in site.rglob("*") if p.is_file()}
 
 
-def build(root: Path, kept: Kept | None = None) -> bool:
-    return build_site(load_config(root), jobs=1, kept=kept).ok
+def build(root: Path, session: Session | None = None) -> bool:
+    """A one-shot build, or the next of ``session``'s (as ``kbtool serve`` builds)."""
+    if session is None:
+        return build_site(load_config(root), jobs=1).ok
+    session.config = load_config(root)
+    session.scan()
+    return session.build(jobs=1).ok
 
 
 def clean_build(wiki: RandomWiki, root: Path) -> tuple[bool, dict[str, bytes]]:
@@ -208,13 +213,13 @@ def assert_same(incremental: Path, clean: dict[str, bytes], history: list[str]) 
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
 def test_incremental_builds_equal_clean_builds(tmp_path: Path, seed: int, serving: bool) -> None:
-    # serving: the builds keep their pages, site facts and published record between them,
-    # as `kbtool serve` does
-    kept = Kept() if serving else None
+    # serving: the builds reuse their pages, site facts and published record between them,
+    # in one session, as `kbtool serve` does
     wiki = RandomWiki(random.Random(seed))
     live, scratch = tmp_path / "live", tmp_path / "clean"
     live.mkdir()
     wiki.write(live)
+    kept = Session(load_config(live)) if serving else None
     assert build(live, kept)
     history: list[str] = []
     for _ in range(14):

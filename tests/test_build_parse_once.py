@@ -11,7 +11,9 @@ from test_build import build, config, small_wiki, write
 import kbtool.parse.markdown
 import kbtool.parse.page
 import kbtool.store.db
-from kbtool.stages.run import Kept
+from kbtool.reuse.values import Reuse
+from kbtool.stages.reused import LISTINGS, PAGE_FACTS, PAGES, SITE_RECORD
+from kbtool.stages.scan import scan
 from kbtool.stages.site import keep_warm
 
 
@@ -81,14 +83,14 @@ def test_an_edit_parses_that_page_only(repo: Path, parses: list[str]) -> None:
 def test_kept_pages_read_nothing_of_unchanged_pages(
     repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    kept = Kept()
-    build(repo, kept=kept)
-    assert set(kept.pages) == set(small_wiki())
+    kept = Reuse()
+    build(repo, reuse=kept)
+    assert set(kept.held(PAGES)) == set(small_wiki())
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read = _records_read(monkeypatch)
     parses.clear()
-    report = build(repo, kept=kept)
+    report = build(repo, reuse=kept)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
     assert all(name.endswith("mamba.md") for name in read)
@@ -98,17 +100,17 @@ def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page_
     repo: Path, parses: list[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     build(repo)
-    kept = Kept()
-    assert not build(repo, kept=kept).published  # up to date: nothing was read
-    assert kept.pages == {}
-    keep_warm(config(repo), kept)  # what serve does next, while it serves
+    kept = Reuse()
+    assert not build(repo, reuse=kept).published  # up to date: nothing was read
+    assert kept.held(PAGES) == {}
+    keep_warm(config(repo), kept, scan(config(repo)))  # what serve does next, while it serves
     # What every build reads of every page; the pages themselves are read as builds need them.
-    assert set(kept.listings) == set(kept.facts) == set(small_wiki())
-    assert kept.published
+    assert set(kept.held(LISTINGS)) == set(kept.held(PAGE_FACTS)) == set(small_wiki())
+    assert kept.held(SITE_RECORD)
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read = _records_read(monkeypatch)
-    report = build(repo, kept=kept)
+    report = build(repo, reuse=kept)
     assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
     # mamba.md and transformer.md link to each other: each shows the other's title
     read_pages = {name.split(":", 1)[1] for name in read}

@@ -9,22 +9,31 @@ from pathlib import Path
 
 from test_build_incremental import RandomWiki, assert_same, build, clean_build
 
+from kbtool.config import load_config
+from kbtool.reuse.values import WHOLE
+from kbtool.session import Session
+from kbtool.stages.publish.published import Spare
 from kbtool.stages.publish.spare import identity
 from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
-from kbtool.stages.run import Kept
+from kbtool.stages.reused import SPARE
 
 
-def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Kept]:
+def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Session]:
     wiki = RandomWiki(random.Random(3))
     live = tmp_path / "live"
     live.mkdir()
     wiki.write(live)
-    kept = Kept()
+    kept = Session(load_config(live))
     assert build(live, kept)
     return wiki, live, kept
 
 
-def _edit_and_build(wiki: RandomWiki, live: Path, kept: Kept, kind: str = "body") -> None:
+def _spare(session: Session) -> Spare | None:
+    """The former site the session holds as its next staging folder."""
+    return session.reuse.get(SPARE, WHOLE, str(session.config.site_path))
+
+
+def _edit_and_build(wiki: RandomWiki, live: Path, kept: Session, kind: str = "body") -> None:
     headings = wiki.pages[wiki.wiki_paths()[0]]["headings"]
     headings.append(f"More, {kind}")  # type: ignore[attr-defined]
     wiki.write(live)
@@ -34,12 +43,12 @@ def _edit_and_build(wiki: RandomWiki, live: Path, kept: Kept, kind: str = "body"
 def test_the_two_folders_take_turns(tmp_path: Path) -> None:
     wiki, live, kept = _serving(tmp_path)
     _edit_and_build(wiki, live, kept, "one")
-    assert kept.spare is not None
-    site_before, spare_before = identity(live / "site"), identity(kept.spare.folder)
+    assert _spare(kept) is not None
+    site_before, spare_before = identity(live / "site"), identity(_spare(kept).folder)
     _edit_and_build(wiki, live, kept, "two")
-    assert kept.spare is not None
+    assert _spare(kept) is not None
     assert identity(live / "site") == spare_before  # the spare, brought up to date
-    assert identity(kept.spare.folder) == site_before
+    assert identity(_spare(kept).folder) == site_before
     assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["two edits"])
 
 
@@ -53,15 +62,15 @@ def test_pages_removed_and_added_leave_no_file_behind(tmp_path: Path) -> None:
             ok, clean = clean_build(wiki, tmp_path / "clean")
             assert ok
             assert_same(live, clean, history)
-    assert kept.spare is not None
+    assert _spare(kept) is not None
 
 
 def test_a_spare_another_build_removed_is_not_used(tmp_path: Path) -> None:
     wiki, live, kept = _serving(tmp_path)
     _edit_and_build(wiki, live, kept, "one")
-    assert kept.spare is not None and kept.spare.folder.is_dir()
+    assert _spare(kept) is not None and _spare(kept).folder.is_dir()
     remove_stale_staging(live / "site")  # as a `kbtool build` in another process does
-    assert not kept.spare.folder.exists()
+    assert not _spare(kept).folder.exists()
     _edit_and_build(wiki, live, kept, "two")
     assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["removed spare"])
 
@@ -69,8 +78,8 @@ def test_a_spare_another_build_removed_is_not_used(tmp_path: Path) -> None:
 def test_a_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> None:
     wiki, live, kept = _serving(tmp_path)
     _edit_and_build(wiki, live, kept, "one")
-    assert kept.spare is not None
-    spare = kept.spare.folder
+    assert _spare(kept) is not None
+    spare = _spare(kept).folder
     (spare / "stray.html").write_text("not of this site")  # it would show if it were used
     shutil.copytree(live / "site", live / "copy")
     shutil.rmtree(live / "site")
@@ -81,9 +90,9 @@ def test_a_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> None:
     assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["replaced site"])
 
 
-def test_a_build_without_kept_pages_keeps_no_spare(tmp_path: Path) -> None:
+def test_a_build_outside_a_session_keeps_no_spare(tmp_path: Path) -> None:
     wiki, live, _ = _serving(tmp_path)
-    _edit_and_build(wiki, live, Kept(), "one")
+    _edit_and_build(wiki, live, Session(load_config(live)), "one")
     wiki.pages[wiki.wiki_paths()[0]]["headings"] = ["Another"]
     wiki.write(live)
     assert build(live)  # `kbtool build`
@@ -93,16 +102,16 @@ def test_a_build_without_kept_pages_keeps_no_spare(tmp_path: Path) -> None:
 def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
     tmp_path: Path,
 ) -> None:
-    from kbtool.config import load_config
     from kbtool.stages.site import keep_warm
 
     wiki, live, _ = _serving(tmp_path)
-    kept = Kept()
+    kept = Session(load_config(live))
     assert build(live, kept)  # nothing changed: no site swapped, no spare
-    assert kept.spare is None
-    keep_warm(load_config(live), kept)
-    assert kept.spare is not None
-    linked = identity(kept.spare.folder)
+    assert _spare(kept) is None
+    assert kept.disk is not None
+    keep_warm(kept.config, kept.reuse, kept.disk)
+    assert _spare(kept) is not None
+    linked = identity(_spare(kept).folder)
     _edit_and_build(wiki, live, kept, "one")
     assert identity(live / "site") == linked  # the spare, brought up to date
     history = ["one"]
@@ -114,13 +123,13 @@ def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
 
 
 def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None:
-    from kbtool.config import load_config
     from kbtool.stages.site import keep_warm
 
     _, live, _ = _serving(tmp_path)
-    kept = Kept()
+    kept = Session(load_config(live))
     assert build(live, kept)
     next(p for p in (live / "site").rglob("*.html")).unlink()
-    keep_warm(load_config(live), kept)
-    assert kept.spare is None
+    assert kept.disk is not None
+    keep_warm(kept.config, kept.reuse, kept.disk)
+    assert _spare(kept) is None
     assert list(live.glob(staging_prefix(live / "site") + "*")) == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kbtool.config import load_config
-from kbtool.stages.run import Kept
+from kbtool.reuse.values import Reuse
 from kbtool.stages.site import build_site
 from kbtool.stages.watched import Watched
 
@@ -39,22 +39,19 @@ def _missing(report: object) -> set[str]:
     return {d.message for d in report.diagnostics if "does not exist" in d.message}  # type: ignore[attr-defined]
 
 
-def _saved(root: Path, kept: Kept, changed: list[Path]) -> set[str]:
+def _saved(root: Path, kept: Reuse, changed: list[Path]) -> set[str]:
     """A rebuild after ``b.md`` was saved and the watcher reported it and ``changed``."""
     other = root / "wiki" / "b.md"
     other.write_text(other.read_text() + "More.\n")
     folders = [str(root / "wiki")]
-    kept.watched = Watched.of(str(root), folders, [], [str(other), *map(str, changed)])
-    try:
-        return _missing(build_site(load_config(root), jobs=1, kept=kept))
-    finally:
-        kept.watched = None
+    seen = Watched.of(str(root), folders, [], [str(other), *map(str, changed)])
+    return _missing(build_site(load_config(root), jobs=1, reuse=kept, watched=seen))
 
 
 def test_a_file_the_watcher_reported_is_looked_at(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    assert len(_missing(build_site(load_config(tmp_path), jobs=1, kept=kept))) == 2
+    kept = Reuse()
+    assert len(_missing(build_site(load_config(tmp_path), jobs=1, reuse=kept))) == 2
     figure = tmp_path / "wiki" / "figure.png"
     figure.write_bytes(b"\x89PNG")
     found = _saved(tmp_path, kept, [figure])
@@ -65,8 +62,8 @@ def test_a_file_the_watcher_reported_is_looked_at(tmp_path: Path) -> None:
 
 def test_a_file_outside_the_watched_folders_is_always_looked_at(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    build_site(load_config(tmp_path), jobs=1, kept=kept)
+    kept = Reuse()
+    build_site(load_config(tmp_path), jobs=1, reuse=kept)
     (tmp_path / "images").mkdir()
     (tmp_path / "images" / "outside.png").write_bytes(b"\x89PNG")
     found = _saved(tmp_path, kept, [])  # not watched: not reported
@@ -75,8 +72,8 @@ def test_a_file_outside_the_watched_folders_is_always_looked_at(tmp_path: Path) 
 
 def test_a_file_the_watcher_did_not_report_is_taken_as_stored(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    build_site(load_config(tmp_path), jobs=1, kept=kept)
+    kept = Reuse()
+    build_site(load_config(tmp_path), jobs=1, reuse=kept)
     (tmp_path / "wiki" / "figure.png").write_bytes(b"\x89PNG")
     # The watcher always reports such a file; unreported, its stored status stands.
     assert any("figure.png" in m for m in _saved(tmp_path, kept, []))

@@ -14,26 +14,21 @@ from pathlib import Path
 
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
-from kbtool.discover import Found
 from kbtool.model import Page, PageKind
-from kbtool.parse.digest import content_digest
+from kbtool.session import Session
 from kbtool.stages.check import check_wiki
 from kbtool.stages.load import load_pages
-from kbtool.stages.run import Kept, new_run
-from kbtool.stages.scan import Snapshot, scan
-from kbtool.store.db import Store, open_store
+from kbtool.stages.run import new_run
+from kbtool.stages.scan import Snapshot
+from kbtool.store.db import Store
 from kbtool.wiki import Wiki
 
 
 @dataclass
 class WikiState:
-    config: Config
+    #: the files, the editor's buffers over them, and what the checks reuse between keystrokes
+    session: Session
     store: Store
-    #: the files as the last scan found them
-    disk: Snapshot
-    #: path -> the unsaved text of each open page, as UTF-8
-    buffers: dict[str, bytes] = field(default_factory=dict)
-    kept: Kept = field(default_factory=Kept)
     #: every page, as of the last check (open pages as their buffers read)
     pages: dict[str, Page] = field(default_factory=dict)
     #: path -> its diagnostics (enabled codes, configured severities), as of the last check
@@ -45,20 +40,34 @@ class WikiState:
 
     @classmethod
     def open(cls, config: Config) -> WikiState:
-        return cls(config, open_store(config.cache_path), scan(config))
+        session = Session(config)
+        session.scan()
+        return cls(session, session.open_store())
 
     def close(self) -> None:
         self.store.close()
 
+    @property
+    def config(self) -> Config:
+        return self.session.config
+
+    @property
+    def buffers(self) -> dict[str, bytes]:
+        """path -> the unsaved text of each open page, as UTF-8"""
+        return self.session.buffers
+
+    @property
+    def disk(self) -> Snapshot:
+        """The files as the last scan found them."""
+        if self.session.disk is None:
+            self.session.scan()
+        assert self.session.disk is not None
+        return self.session.disk
+
     def kind_of(self, path: str) -> PageKind | None:
-        """The kind of page ``path`` is (also for a file not written yet), or None."""
-        if not path.endswith(".md"):
-            return None
-        if any(path.startswith(f.rstrip("/") + "/") for f in self.config.wiki_folders):
-            return "wiki"
-        if path.startswith(self.config.sources.rstrip("/") + "/"):
-            return "source"
-        return None
+        """The kind of page ``path`` is (also for a file not written yet), or None: as
+        ``kbtool check`` has it."""
+        return self.session.kind_of(path)
 
     def relative(self, full: str | Path) -> str | None:
         """A file's repository-relative POSIX path, or None outside the repository."""
@@ -69,30 +78,16 @@ class WikiState:
 
     def snapshot(self) -> Snapshot:
         """The files, with every open page's buffer in place of its file."""
-        files = []
-        seen = set()
-        for item, data, digest in self.disk.files:
-            seen.add(item.path)
-            if item.path in self.buffers:
-                data = self.buffers[item.path]
-                digest = content_digest(data)
-            files.append((item, data, digest))
-        for path, data in self.buffers.items():  # a page not saved yet
-            kind = self.kind_of(path)
-            if path not in seen and kind is not None:
-                files.append((Found(path, kind), data, content_digest(data)))
-        files.sort(key=lambda f: f[0].path)
-        unreadable = [u for u in self.disk.unreadable if u.path not in self.buffers]
-        return Snapshot(files, unreadable)
+        return self.session.snapshot()
 
     def rescan(self) -> None:
         """Read the files again (after a save, a rename, a change on disk)."""
-        self.disk = scan(self.config)
+        self.session.scan()
         self._disk_changed = True
 
     def check(self) -> dict[str, list[Diagnostic]]:
         """Check the wiki as the editor sees it; every path's diagnostics."""
-        run = new_run(self.config, self.store, snapshot=self.snapshot(), kept=self.kept)
+        run = new_run(self.config, self.store, snapshot=self.snapshot(), reuse=self.session.reuse)
         pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
         # Between two keystrokes only a buffer changed: the disk's files are as last read.
         result = check_wiki(run, pages=pages, stats=self._disk_changed)

@@ -25,10 +25,11 @@ from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
+from kbtool.reuse.values import WHOLE
 from kbtool.stages.facts import Facts, decode_facts, encode_facts
 from kbtool.stages.load import counting, load_pages
-from kbtool.stages.memo import forget_gone, remembered
 from kbtool.stages.page_checks import check_pages
+from kbtool.stages.reused import CHECK_KEYS, CHECK_WIKI, DIAGNOSTICS, PAGE_FACTS, STAND_INS
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
@@ -103,7 +104,7 @@ def check_wiki(
     new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
     same_pages = not changed_facts  # the same paths, kinds, titles and slugs as last time
-    moved = _changed_stats(store, str(config.root), run.kept.watched) if stats else {}
+    moved = _changed_stats(store, str(config.root), run.watched) if stats else {}
     changed_facts |= {f"stat:{name}" for name in moved}
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
@@ -119,7 +120,8 @@ def check_wiki(
         checked=frozenset(stale),
         ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
     )
-    previous, run.kept.check_wiki = run.kept.check_wiki, wiki
+    previous = run.reuse.get(CHECK_WIKI, WHOLE, None)
+    run.reuse.put(CHECK_WIKI, WHOLE, None, wiki)
     if same_pages and previous is not None and list(previous.pages) == list(wiki.pages):
         previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
     enabled = enabled_codes(config, (), ())
@@ -132,13 +134,13 @@ def check_wiki(
     diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed, moved)
     for path in stale | removed:  # their records changed, under the same key or not
-        run.kept.diagnostics.pop(path, None)
+        run.reuse.drop(DIAGNOSTICS, path)
     for path, facts_now in new_facts.items():
-        run.kept.facts[path] = (keys_now[path], facts_now)
+        run.reuse.put(PAGE_FACTS, path, keys_now[path], facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
-        run.kept.check_wiki = None  # the stored facts may not be this wiki's either
+        run.reuse.drop(CHECK_WIKI, WHOLE)  # the stored facts may not be this wiki's either
         return replace(afresh, links_stored=False)
     diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
     diagnostics += stored_graph_diagnostics(store, enabled)
@@ -146,29 +148,26 @@ def check_wiki(
 
 
 def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:
-    """Each page's check record key now (kept by a long-running process with the settings
-    and file digest it was made of)."""
-    kept = run.kept.check_keys
+    """Each page's check record key now (reused while the settings and file digest it was
+    made of are the same)."""
     keys = {
-        path: remembered(kept, path, (settings, digest), lambda _, made: CHECK.key(*made))
+        path: run.reuse.made(CHECK_KEYS, path, (settings, digest), lambda _, made: CHECK.key(*made))
         for path, digest in digests.items()
     }
-    forget_gone(kept, digests)
+    run.reuse.keep_only(CHECK_KEYS, digests)
     return keys
 
 
 def _stand_ins(
     run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
 ) -> dict[str, Page]:
-    """A stand-in for each page with facts, kept (by a long-running process) while its facts
-    are the same."""
-    kept = run.kept.stand_ins
+    """A stand-in for each page with facts, reused while its facts are the same."""
     found = {
-        path: remembered(kept, path, f, lambda path, f: f.stand_in(path))
+        path: run.reuse.made(STAND_INS, path, f, lambda path, f: f.stand_in(path))
         for path, f in facts.items()
         if f is not None and path in digests
     }
-    forget_gone(kept, digests)
+    run.reuse.keep_only(STAND_INS, digests)
     return found
 
 
@@ -176,31 +175,37 @@ def _stored_diagnostics(
     run: Run, paths: list[str], keys: dict[str, str]
 ) -> list[Diagnostic] | None:
     """The stored diagnostics of ``paths`` (pages not checked again, each with a valid record
-    under ``keys``); None if a record is damaged. A long-running process keeps them with their
-    record's key while its store keeps the records' keys (no other process wrote since); the
-    pages this process checks again are dropped, as their record changes, not its key."""
-    kept, known = run.kept.diagnostics, run.store.known_keys
-    generation = known.forgotten if known is not None and known is run.kept.keys else None
-    if generation is None or generation != run.kept.diagnostics_of:
-        kept.clear()
-    wanted = [p for p in paths if p not in kept or kept[p][0] != keys.get(p)]
+    under ``keys``); None if a record is damaged. They are reused under their record's key and
+    the generation of the store's known keys, which changes when another process wrote; the
+    pages this run checks again are dropped, as their record changes, not its key. Nothing is
+    reused where the store does not keep this run's keys."""
+    known = run.store.known_keys
+    generation = known.forgotten if known is not None and known is run.reuse.keys else None
+    found: dict[str, list[Diagnostic]] = {}
+    if generation is not None:
+        for path in paths:
+            held = run.reuse.get(DIAGNOSTICS, path, (keys.get(path, ""), generation))
+            if held is not None:
+                found[path] = held
+    wanted = [p for p in paths if p not in found]
     if wanted:
         few = len(wanted) * 4 < len(paths)
-        found = run.store.some(CHECK, wanted) if few else run.store.all(CHECK)
+        records = run.store.some(CHECK, wanted) if few else run.store.all(CHECK)
         for path in wanted:
-            key, value = found.get(path, (keys.get(path, ""), b""))
+            key, value = records.get(path, (keys.get(path, ""), b""))
             diagnostics = _unrecord(value) if value else []
             if diagnostics is None:
                 return None
-            kept[path] = (key, diagnostics)
-    run.kept.diagnostics_of = generation
-    return [d for path in paths for d in kept[path][1]]
+            found[path] = diagnostics
+            if generation is not None:
+                run.reuse.put(DIAGNOSTICS, path, (key, generation), diagnostics)
+    return [d for path in paths for d in found[path]]
 
 
 def keep_facts(run: Run) -> None:
-    """Put every page's stored facts, and the stand-ins made of them, into :attr:`Run.kept`
-    (for a long-running process, before its first rebuild); and the keys it asks for of the
-    other files, which a store that keeps keys keeps."""
+    """Put every page's stored facts, and the stand-ins made of them, into :attr:`Run.reuse`
+    (for a session, before its first rebuild); and the keys it asks for of the other files,
+    which a store that keeps keys keeps."""
     facts = _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
     _stand_ins(run, facts, run.snapshot.digests())
     run.store.keys(STAT)
@@ -213,19 +218,18 @@ def _with_facts(store: Store) -> set[str]:
 
 
 def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict[str, Facts | None]:
-    """The stored facts of ``paths``: kept by a long-running process while the page's check
-    record is the one they were stored with, else read."""
-    kept = run.kept.facts
+    """The stored facts of ``paths``: reused while the page's check record is the one they
+    were stored with, else read."""
     found: dict[str, Facts | None] = {
         path: facts
-        for path, (key, facts) in kept.items()
+        for path, (key, facts) in run.reuse.held(PAGE_FACTS).items()
         if path in paths and check_keys.get(path) == key
     }
     rest = [path for path in paths if path not in found]
     for path, (_, value) in run.store.some(FACTS, rest).items():
         found[path] = facts = decode_facts(value)
         if facts is not None and path in check_keys:
-            kept[path] = (check_keys[path], facts)
+            run.reuse.put(PAGE_FACTS, path, check_keys[path], facts)
     return found
 
 

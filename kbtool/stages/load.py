@@ -1,6 +1,6 @@
-"""Stage 2, load: the snapshot's pages, from what serve kept, from the store, or parsed.
+"""Stage 2, load: the snapshot's pages, reused, from the store, or parsed.
 
-A page whose file is unchanged comes from :attr:`Run.kept` or from its stored record; the
+A page whose file is unchanged is reused (:attr:`Run.reuse`) or read from its record; the
 others go to the page worker (in the run's workers when there are enough), and what it sends
 back is stored under the file's content digest. A body and a search text are read from the
 store only when a later stage asks for them (:func:`fetch_bodies`, :func:`fetch_search_docs`).
@@ -12,11 +12,13 @@ import contextlib
 import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
 from kbtool.config import Config
 from kbtool.discover import Found
 from kbtool.model import Page
+from kbtool.reuse.values import Reuse
 from kbtool.stages.decoded import Decoded
 from kbtool.stages.pageworker import (
     Processed,
@@ -26,6 +28,7 @@ from kbtool.stages.pageworker import (
     process,
     process_chunk,
 )
+from kbtool.stages.reused import PAGES
 from kbtool.stages.run import OnProgress, Run, new_run
 from kbtool.stages.stored_pages import StoredPages
 from kbtool.stages.workers import chunked
@@ -39,15 +42,13 @@ if TYPE_CHECKING:
     from kbtool.search.text import SearchDoc
     from kbtool.stages.scan import Snapshot
 
-KeptPages = dict[str, tuple[str, tuple[Page, "PageBody | None"]]]
-
 #: Below this many pages to parse, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 64
 
 
 @dataclass(frozen=True)
 class Loaded:
-    """Pages by path (sorted); the bodies known now (parsed now or kept); the search texts of
+    """Pages by path (sorted); the bodies known now (parsed now or reused); the search texts of
     the pages parsed now, both decoded when first asked for. The rest is read from the store
     when a stage asks."""
 
@@ -68,9 +69,8 @@ def load_pages(
     wanted = set(only) if only is not None else None
     files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
     language = run.config.language if with_bodies else None
-    kept = run.kept.pages if run.use_store else {}
     key_of = _keys(language)
-    remembered = _still_kept(kept, files, key_of)
+    remembered = _still_valid(run.reuse, files, key_of) if run.use_store else {}
     # Only whether a valid page (and body) is stored: a page is read when a stage asks for
     # it, a body when its page is rendered.
     unknown = [item.path for item, _, _ in files if item.path not in remembered]
@@ -124,11 +124,13 @@ def load_pages(
             run.store.put(PAGE, page_rows)
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
-    gone = set(run.kept.pages) - {item.path for item, _, _ in files} if only is None else set()
-    _keep(run.kept.pages, pages, bodies, key_of, forget=gone)
+    if only is None:  # the pages that are gone
+        run.reuse.keep_only(PAGES, {item.path for item, _, _ in files})
+    for path, page in pages.items():  # a body parsed now is decoded when rendered
+        run.reuse.put(PAGES, path, key_of(page.digest), (page, bodies.get(path)))
 
-    def keep(page: Page) -> None:  # serve keeps what a stage read, for the next build
-        run.kept.pages[page.path] = (key_of(page.digest), (page, None))
+    def keep(page: Page) -> None:  # what a stage read is reused by the next build
+        run.reuse.put(PAGES, page.path, key_of(page.digest), (page, None))
 
     return Loaded(
         StoredPages(pages, stored, run.store, keep),
@@ -161,37 +163,21 @@ def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> di
 
 
 def _keys(language: str | None) -> Callable[[str], str]:
-    """The key under which a page (and its body, for a build) is kept, by content digest."""
+    """The key under which a page (and its body, for a build) is reused, by content digest."""
     suffix = f"{PAGE.key('')}.{BODY.key('', language)}" if language else PAGE.key("")
     return lambda digest: digest + suffix
 
 
-def _still_kept(
-    kept: KeptPages, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
+def _still_valid(
+    reuse: Reuse, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
 ) -> dict[str, tuple[Page, PageBody | None]]:
-    """The pages (and bodies) kept that are still valid for ``files``."""
+    """The pages (and bodies) reused that are still valid for ``files``."""
     found: dict[str, tuple[Page, PageBody | None]] = {}
     for item, _, digest in files:
-        entry = kept.get(item.path)
-        if entry is None or entry[0] != key_of(digest):
-            continue
-        page, body = entry[1]
-        if page.kind == item.kind:
-            found[item.path] = (page, body)
+        held = reuse.get(PAGES, item.path, key_of(digest))
+        if held is not None and held[0].kind == item.kind:
+            found[item.path] = held
     return found
-
-
-def _keep(
-    kept: KeptPages,
-    pages: dict[str, Page],
-    bodies: dict[str, PageBody],  # the decoded ones: a body parsed now is read when rendered
-    key_of: Callable[[str], str],
-    forget: set[str],
-) -> None:
-    for path in forget:  # pages that are gone
-        del kept[path]
-    for path, page in pages.items():
-        kept[path] = (key_of(page.digest), (page, bodies.get(path)))
 
 
 def _parse_all(
@@ -243,18 +229,19 @@ def counting(progress: OnProgress | None) -> OnProgress | None:
 
 
 def fetch_bodies(run: Run, loaded: Loaded, paths: list[str]) -> Decoded[PageBody]:
-    """The bodies of ``paths`` (the pages about to be rendered): known, kept or stored; the
+    """The bodies of ``paths`` (the pages about to be rendered): known, reused or stored; the
     ones parsed now are decoded by whoever renders them."""
     found = loaded.bodies.subset(paths)
     wanted = [p for p in paths if p not in found]
     stored = _records(run, BODY, wanted, decode_body)
     found.update_known(stored)
-    kept = run.kept.pages
-    for path in wanted:  # serve keeps them for the next build
-        if path in kept:
-            key, (page, _) = kept[path]
-            kept[path] = (key, (page, stored[path]))
+    for path in wanted:  # reused by the next build
+        run.reuse.update(PAGES, path, partial(_with_body, stored[path]))
     return found
+
+
+def _with_body(body: PageBody, held: tuple[Page, PageBody | None]) -> tuple[Page, PageBody]:
+    return held[0], body
 
 
 def fetch_search_docs(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[str, SearchDoc]:

@@ -1,26 +1,20 @@
-"""Every page's output as the plan has it, kept by a long-running process (``kbtool serve``)
-with what its key was made of: the settings, the file's digest and the digest of its
-PageInfo and of its cell results. After an edit only the pages whose inputs changed have
-their key made again.
+"""Every page's output as the plan has it, reused while what its key was made of is the same:
+the settings, the file's digest and the digest of its PageInfo and of its cell results. After
+an edit only the pages whose inputs changed have their key made again.
 """
 
 from __future__ import annotations
 
 from kbtool.render.context import SiteContext
 from kbtool.render.pages import page_key, result_digest
-from kbtool.stages.memo import forget_gone, remembered
+from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import Planned
+from kbtool.stages.reused import OUTPUTS
 from kbtool.store.records import OUTPUT
 
-#: path -> ((settings, file digest, PageInfo digest, cell results digest), the page's output)
-KeptOutputs = dict[str, tuple[tuple[bytes, str, str, str], Planned]]
 
-
-def page_outputs(
-    site: SiteContext, digests: dict[str, str], kept: KeptOutputs | None = None
-) -> list[Planned]:
-    """Every page's output, with its output key (``kept``: the ones planned so far)."""
-    kept = {} if kept is None else kept
+def page_outputs(site: SiteContext, digests: dict[str, str], reuse: Reuse) -> list[Planned]:
+    """Every page's output, with its output key."""
     common = site.common_key_bytes
 
     def planned(path: str, _: object) -> Planned:
@@ -28,10 +22,10 @@ def page_outputs(
         return Planned("page:" + path, key, "page", path)
 
     outputs = [
-        remembered(kept, path, _made_of(site, common, digests[path], path), planned)
+        reuse.made(OUTPUTS, path, _made_of(site, common, digests[path], path), planned)
         for path in site.wiki.pages
     ]
-    forget_gone(kept, site.wiki.pages)
+    reuse.keep_only(OUTPUTS, site.wiki.pages)
     return outputs
 
 

@@ -12,8 +12,9 @@ from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
 from kbtool.render.highlight import stylesheet
 from kbtool.render.templates import ASSETS_DIR
+from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
-from kbtool.stages.page_outputs import KeptOutputs, page_outputs
+from kbtool.stages.page_outputs import page_outputs
 from kbtool.stages.planned import Planned
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
@@ -55,17 +56,18 @@ def static_files() -> dict[str, bytes]:
 
 
 def outputs(
-    store: Store | None, site: SiteContext, digests: dict[str, str], kept: KeptOutputs | None
+    store: Store | None, site: SiteContext, digests: dict[str, str], reuse: Reuse | None = None
 ) -> list[Planned]:
     """Every output of the site, each key ending with the renderer's code digest;
-    ``digests``: every page file's content digest; ``kept``: the pages' outputs kept."""
+    ``digests``: every page file's content digest; ``reuse``: where the pages' outputs are
+    reused from (none: a new one)."""
     planned = index_outputs(store, site)
     planned += [
         Planned(name, _digest(content), "static", content)
         for name, content in static_files().items()
     ]
     rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
-    return page_outputs(site, digests, kept) + rest
+    return page_outputs(site, digests, Reuse() if reuse is None else reuse) + rest
 
 
 def plan_site(
@@ -73,12 +75,12 @@ def plan_site(
     site: SiteContext,
     published: dict[str, Published],
     digests: dict[str, str],
-    kept: KeptOutputs | None = None,
+    reuse: Reuse | None = None,
 ) -> Plan:
     """The site's outputs, fresh or stale against the ``published`` site's record
-    (``store``: None to trust no record; ``kept``: the pages' outputs a long-running
-    process keeps)."""
-    planned = outputs(store, site, digests, kept)
+    (``store``: None to trust no record; ``reuse``: where the pages' outputs are reused
+    from)."""
+    planned = outputs(store, site, digests, reuse)
     fresh: list[Planned] = []
     stale: list[Planned] = []
     for item in planned:

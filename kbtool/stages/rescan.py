@@ -14,8 +14,7 @@ import stat
 from collections.abc import Iterable
 
 from kbtool.config import Config
-from kbtool.discover import Found, skipped
-from kbtool.model import PageKind
+from kbtool.discover import Found, folder_kind, page_kind
 from kbtool.parse.digest import content_digest
 from kbtool.stages.scan import Snapshot
 
@@ -55,7 +54,7 @@ def _update(
 ) -> None:
     if rel == "pyproject.toml":
         raise _FullScan
-    kind = _kind(config, rel)
+    kind = folder_kind(config, rel)
     if kind is None:
         return  # outside the wiki's folders
     full = os.path.join(root, rel)
@@ -72,7 +71,7 @@ def _update(
     real = os.path.join(os.path.realpath(root), rel)
     if stat.S_ISDIR(mode) or stat.S_ISLNK(mode) or os.path.realpath(full) != real:
         raise _FullScan  # a folder or symlink moved in, or a path through a linked folder
-    if not stat.S_ISREG(mode) or not _is_page(config, rel):
+    if not stat.S_ISREG(mode) or page_kind(config, rel) is None:
         if rel in files:
             raise _FullScan  # a page that became something else
         return
@@ -82,35 +81,6 @@ def _update(
     except OSError as error:
         raise _FullScan from error  # unreadable now: the full scan says so
     files[rel] = (Found(rel, kind), data, content_digest(data))
-
-
-def _kind(config: Config, rel: str) -> PageKind | None:
-    for folder in config.wiki_folders:
-        if rel.startswith(folder + "/"):
-            return "wiki"
-    if rel.startswith(config.sources + "/"):
-        return "source"
-    return None
-
-
-def _top(config: Config, rel: str) -> str:
-    for folder in (*config.wiki_folders, config.sources):
-        if rel.startswith(folder + "/"):
-            return folder
-    raise _FullScan
-
-
-def _is_page(config: Config, rel: str) -> bool:
-    """Whether discovery takes ``rel`` (a regular file, no symlinks on the way) as a page."""
-    if not rel.endswith(".md"):
-        return False
-    top = _top(config, rel)
-    prefix = top
-    for part in rel[len(top) + 1 :].split("/"):  # discovery skips a folder and all in it
-        prefix = f"{prefix}/{part}"
-        if skipped(prefix, config.exclude):
-            return False
-    return True
 
 
 def _has_extension(rel: str) -> bool:

@@ -18,6 +18,7 @@ from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
+from kbtool.reuse.values import WHOLE, Reuse
 from kbtool.stages.cells import run_cells
 from kbtool.stages.check import CheckRun, check_wiki, keep_facts
 from kbtool.stages.load import Loaded, load_pages
@@ -28,7 +29,8 @@ from kbtool.stages.publish.spare import clear_changed, keep_spare, linked_spare,
 from kbtool.stages.publish.staging import remove_stale_staging, staging_folder
 from kbtool.stages.publish.swap import publish
 from kbtool.stages.render import stage
-from kbtool.stages.run import Kept, Run, new_run
+from kbtool.stages.reused import SITE_RECORD, SPARE
+from kbtool.stages.run import Run, new_run
 from kbtool.stages.scan import Snapshot
 from kbtool.stages.search import index_site
 from kbtool.stages.siteinfo import keep_infos, site_infos
@@ -39,6 +41,7 @@ from kbtool.stages.unchanged import (
     remember_build,
     unchanged_key,
 )
+from kbtool.stages.watched import Watched
 from kbtool.store.db import open_store
 from kbtool.store.records import BODY, PAGE
 from kbtool.timings import Timings
@@ -75,19 +78,23 @@ def build_site(
     use_cache: bool = True,
     full: bool = False,
     progress: TextIO | None = None,
-    kept: Kept | None = None,
+    reuse: Reuse | None = None,
     snapshot: Snapshot | None = None,
+    watched: Watched | None = None,
+    spare: bool = False,
 ) -> BuildReport:
     """Check, run the cells, and publish ``site/`` if both pass. Never raises on bad content.
-    ``kept``, held by a long-running caller (``kbtool serve``), keeps the pages between
-    builds so that only edited ones are read from the store or parsed; ``snapshot``, the
-    files as they are now (else they are scanned)."""
+    ``reuse``, held by a session between builds, holds what they reuse (else this build
+    holds its own); ``snapshot``, the files as they are now (else they are scanned), and
+    ``watched``, what a watcher saw change since the one before; ``spare``: keep the former
+    site as the next build's staging folder."""
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
+    reuse = Reuse() if reuse is None else reuse
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
-        if kept is not None:
-            store.keep_keys(kept.keys)
-        remove_stale_staging(site_dir, keep=kept.spare.folder if kept and kept.spare else None)
+        store.keep_keys(reuse.keys)
+        held = reuse.get(SPARE, WHOLE, str(site_dir))
+        remove_stale_staging(site_dir, keep=held.folder if held else None)
         run = new_run(
             config,
             store,
@@ -95,9 +102,9 @@ def build_site(
             jobs=jobs,
             use_store=use_cache,
             progress=progress,
-            kept=kept,
+            reuse=reuse,
+            watched=watched,
         )
-        run.kept.snapshot = run.snapshot
         run.clock = Timings(report.seconds, report.in_workers)
         run.clock.count_workers(lambda: run.workers.seconds)
         key = unchanged_key(run)
@@ -117,41 +124,43 @@ def build_site(
         results = _cells(run, wiki, checked, report)
         if results is None:
             return report
-        published = {} if full else load_published(store, site_dir, run.kept.published)
+        held_record = reuse.get(SITE_RECORD, WHOLE, str(site_dir))
+        published = {} if full else load_published(store, site_dir, held_record)
         facts = site_infos(run, wiki, checked)
         site = SiteContext(config, wiki, facts.infos, facts.listings, results)
         trusted = store if run.use_store else None
-        plan = plan_site(trusted, site, published, run.snapshot.digests(), run.kept.outputs)
+        plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
         report.outputs = len(plan.outputs)
         run.clock.lap("plan")
-        # A caller that keeps the run's pages keeps the former site too, as the next staging.
-        keeps = kept is not None
-        published = _stage_and_publish(run, site, plan, published, loaded, report, keeps)
+        published = _stage_and_publish(run, site, plan, published, loaded, report, spare)
         if report.ok:
-            run.kept.published = published
+            reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
             remember_build(run, key, checked.wiki, report.diagnostics, published)
     return report
 
 
-def keep_warm(config: Config, kept: Kept) -> None:
-    """Fill ``kept`` with what every build reads of every page (its facts and listing, the
+def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
+    """Fill ``reuse`` with what every build reads of every page (its facts and listing, the
     records' keys) and the published site's record, from the store, and a spare linked from
-    the live site, so that a long-running process's first rebuild after an edit is as quick
-    as the later ones; a build that found nothing changed made none of them. Pages are kept
-    as builds read them."""
+    the live site, so that a session's first rebuild after an edit is as quick as the later
+    ones; a build that found nothing changed made none of them. Pages are reused as builds
+    read them. ``snapshot``: the files as the last build read them (a change since is the
+    next build's to see)."""
+    site_dir = config.site_path
     with open_store(config.cache_path) as store:
-        store.keep_keys(kept.keys)
-        # One process: this may run in a thread, which must not fork workers. The files as
-        # the last build read them: a change since is the next build's to see.
-        run = new_run(config, store, jobs=1, kept=kept, snapshot=kept.snapshot)
+        store.keep_keys(reuse.keys)
+        # One process: this may run in a thread, which must not fork workers.
+        run = new_run(config, store, jobs=1, reuse=reuse, snapshot=snapshot)
         keep_facts(run)
         keep_infos(run)
         for kind in (PAGE, BODY):  # which pages and bodies are stored: the store keeps them
             store.keys(kind)
-        kept.published = load_published(store, config.site_path)
+        published = reuse.put(SITE_RECORD, WHOLE, str(site_dir), load_published(store, site_dir))
     with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
-        if kept.spare is None:
-            kept.spare = linked_spare(config.site_path, kept.published)
+        if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
+            linked = linked_spare(site_dir, published)
+            if linked is not None:
+                reuse.put(SPARE, WHOLE, str(site_dir), linked)
     _warm_up()
 
 
@@ -185,7 +194,8 @@ def _stage_and_publish(
         report.ok = not report.errors
         return published
     site_dir = run.config.site_path
-    spare, run.kept.spare = take_spare(site_dir, run.kept.spare), None
+    spare = take_spare(site_dir, run.reuse.get(SPARE, WHOLE, str(site_dir)))
+    run.reuse.drop(SPARE, WHOLE)
     with staging_folder(site_dir, spare) as staging:
         if spare is not None:
             clear_changed(staging, published, {item.name for item in plan.fresh})
@@ -200,7 +210,9 @@ def _stage_and_publish(
         if run.config.search:
             report.search = index_site(run, loaded, staging.folder)
         old = publish(run, staging, staged.outputs, published, keep_old)
-        run.kept.spare = keep_spare(site_dir, old, published)
+        kept_spare = keep_spare(site_dir, old, published)
+        if kept_spare is not None:
+            run.reuse.put(SPARE, WHOLE, str(site_dir), kept_spare)
         report.ok = report.published = True
         return staged.outputs
 

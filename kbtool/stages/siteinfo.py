@@ -14,7 +14,7 @@ reach it. So after an edit it is computed again for:
   type, or link to it;
 - any page without a valid record (its key holds the file's digest and the settings).
 
-Everything else comes from records (or from what ``serve`` kept), never by resolving the
+Everything else comes from records (or is reused), never by resolving the
 links of the whole wiki: every page's listing, and a PageInfo only when its page is rendered.
 Tests compare the result with a clean build on random edits.
 """
@@ -31,7 +31,7 @@ from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import merged_edges
 from kbtool.stages.check import CheckRun
 from kbtool.stages.facts import Facts
-from kbtool.stages.memo import forget_gone, remembered
+from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, PAGE_FACTS, REFS
 from kbtool.stages.run import Run
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
@@ -57,7 +57,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
         fresh = _collect_all(wiki, checked)
         listings = _save(run, fresh, keys, marked)
         return SiteFacts(fresh, listings)
-    refs = _refs(checked.facts, run.kept.refs)
+    refs = _refs(run, checked.facts)
     previous = _previous(run, keys, refs)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
     for frm, to, _ in run.store.edges_touching(marked):
@@ -104,8 +104,8 @@ def _collect(
 
 
 class StoredInfos(Mapping[str, PageInfo]):
-    """Every page's PageInfo: the ones made now, the others read from the store (or from what
-    ``serve`` kept) when first asked for."""
+    """Every page's PageInfo: the ones made now, the others reused or read from the store
+    when first asked for."""
 
     def __init__(
         self,
@@ -117,7 +117,7 @@ class StoredInfos(Mapping[str, PageInfo]):
     ) -> None:
         self._infos = dict(fresh)
         self._keys, self._refs, self._make = keys, refs, make
-        self._store, self._kept = run.store, run.kept.infos
+        self._store, self._reuse = run.store, run.reuse
 
     def __getitem__(self, path: str) -> PageInfo:
         if path not in self._infos:
@@ -136,15 +136,15 @@ class StoredInfos(Mapping[str, PageInfo]):
         """The PageInfo of ``paths``, the ones not at hand read in one query."""
         wanted = [p for p in paths if p not in self._infos]
         for path in wanted:
-            kept = self._kept.get(path)
-            if kept is not None and kept[0] == self._keys[path]:
-                self._infos[path] = kept[1]
+            held = self._reuse.get(INFOS, path, self._keys[path])
+            if held is not None:
+                self._infos[path] = held
         rest = [p for p in wanted if p not in self._infos]
         found = _decoded(self._store, rest, self._keys, self._refs)
         for path in rest:
             info = found.get(path) or self._make(path)
             self._infos[path] = info
-            self._kept[path] = (self._keys[path], info)
+            self._reuse.put(INFOS, path, self._keys[path], info)
         return {path: self[path] for path in paths}
 
     def _read(self, path: str) -> PageInfo:
@@ -164,35 +164,34 @@ def _decoded(
 
 
 def keep_infos(run: Run) -> None:
-    """Put every page's stored listing that is still valid into :attr:`Run.kept`, without
-    computing any, each page as its kept facts show it (for a long-running process, before
-    its first rebuild; see :func:`kbtool.stages.check.keep_facts`)."""
+    """Put every page's stored listing that is still valid into :attr:`Run.reuse`, without
+    computing any, each page as its reused facts show it (for a session, before its first
+    rebuild; see :func:`kbtool.stages.check.keep_facts`)."""
     digests = run.snapshot.digests()
-    facts = {path: f for path, (_, f) in run.kept.facts.items() if path in digests}
-    _previous(run, _keys(run, facts), _refs(facts, run.kept.refs))
+    facts = {path: f for path, (_, f) in run.reuse.held(PAGE_FACTS).items() if path in digests}
+    _previous(run, _keys(run, facts), _refs(run, facts))
 
 
 def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
-    """Each page's site-facts record key: its file's digest and the settings (kept by a
-    long-running process with the digest and settings they were made of)."""
+    """Each page's site-facts record key: its file's digest and the settings (reused while
+    the digest and settings it was made of are the same)."""
     settings = run.config.fingerprint()
     digests = run.snapshot.digests()
-    kept = run.kept.info_keys
     keys = {
-        path: remembered(kept, path, (digests[path], settings), lambda _, made: INFO.key(*made))
+        path: run.reuse.made(
+            INFO_KEYS, path, (digests[path], settings), lambda _, made: INFO.key(*made)
+        )
         for path in paths
     }
-    forget_gone(kept, digests)
+    run.reuse.keep_only(INFO_KEYS, digests)
     return keys
 
 
-def _refs(
-    facts: Mapping[str, Facts], kept: dict[str, tuple[tuple[str, str], Ref]]
-) -> dict[str, Ref]:
-    """Each page as other pages show it, from its facts (no page is read); ``kept``: the refs
-    made so far, each with the title and type it was made of."""
-    refs = {path: remembered(kept, path, (f.title, f.type), _ref) for path, f in facts.items()}
-    forget_gone(kept, facts)
+def _refs(run: Run, facts: Mapping[str, Facts]) -> dict[str, Ref]:
+    """Each page as other pages show it, from its facts (no page is read); reused while the
+    title and type it was made of are the same."""
+    refs = {path: run.reuse.made(REFS, path, (f.title, f.type), _ref) for path, f in facts.items()}
+    run.reuse.keep_only(REFS, facts)
     return refs
 
 
@@ -201,30 +200,29 @@ def _ref(path: str, title_and_type: tuple[str, str]) -> Ref:
 
 
 def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[str, Listing]:
-    """The stored (or kept) listing of each page whose record is still valid."""
+    """The reused (or stored) listing of each page whose record is still valid: a listing is
+    reused under its record's key and the page as other pages show it."""
     stored_keys = run.store.keys(LISTING)
-    kept = run.kept.listings
-    found = {
-        path: listing
-        for path, (key, listing) in kept.items()
-        if keys.get(path) == key
-        and stored_keys.get(path) == key
-        and (listing.ref is refs[path] or listing.ref == refs[path])
-    }
+    found = {}
+    for path, key in keys.items():
+        if stored_keys.get(path) == key:
+            held = run.reuse.get(LISTINGS, path, (key, refs[path]))
+            if held is not None:
+                found[path] = held
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
     for path, (_, value) in run.store.some(LISTING, wanted).items():
         try:
             found[path] = Listing.from_record(refs[path], LISTING.codec.decode(value))
         except (KeyError, ValueError, TypeError):  # damaged or foreign: made again
             continue
-        kept[path] = (keys[path], found[path])
+        run.reuse.put(LISTINGS, path, (keys[path], refs[path]), found[path])
     return found
 
 
 def _save(
     run: Run, infos: dict[str, PageInfo], keys: dict[str, str], marked: set[str]
 ) -> dict[str, Listing]:
-    """Store ``infos`` and their listings (kept too), and take the marks of the pages they
+    """Store ``infos`` and their listings (reused too), and take the marks of the pages they
     were made for; the listings."""
     listings = {path: Listing.of(info) for path, info in infos.items()}
     info_rows = [(p, keys[p], INFO.codec.encode(info.record())) for p, info in infos.items()]
@@ -234,6 +232,6 @@ def _save(
         run.store.put(LISTING, rows)
         run.store.clear_pending(marked)
     for path, info in infos.items():
-        run.kept.infos[path] = (keys[path], info)
-        run.kept.listings[path] = (keys[path], listings[path])
+        run.reuse.put(INFOS, path, keys[path], info)
+        run.reuse.put(LISTINGS, path, (keys[path], listings[path].ref), listings[path])
     return listings

@@ -48,14 +48,14 @@ def stat_signature(path: Path) -> str:
 
 
 def load_published(
-    store: Store, site_dir: Path, kept: dict[str, Published] | None = None
+    store: Store, site_dir: Path, held: dict[str, Published] | None = None
 ) -> dict[str, Published]:
-    """The record of the site published in ``site_dir``; ``kept``, what a long-running
-    process kept of it, is taken as it is while the store's keys say the same."""
+    """The record of the site published in ``site_dir``; ``held``, the record a session
+    reuses, is taken as it is while the store's output keys are its own."""
     if not site_dir.is_dir() or store.get(PUBLISHED, "site", str(site_dir)) is None:
         return {}
-    if kept and store.keys(OUTPUT) == {name: r.key for name, r in kept.items()}:
-        return dict(kept)
+    if held and store.keys(OUTPUT) == {name: r.key for name, r in held.items()}:
+        return dict(held)
     records = {}
     for name, (key, value) in store.all(OUTPUT).items():
         try:

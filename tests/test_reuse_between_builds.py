@@ -1,15 +1,16 @@
-"""What a long-running process keeps between builds of what it made of unchanged pages: the
-stand-ins, the resolution indexes while no page's facts changed, the refs and record keys of
-site facts. Kept, they are the very objects of the last build; made again when they would
-differ."""
+"""What a session reuses between builds of what it made of unchanged pages: the stand-ins,
+the resolution indexes while no page's facts changed, the refs and record keys of site facts.
+Reused, they are the very objects of the last build; made again when they would differ."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from kbtool.config import load_config
+from kbtool.reuse.values import Reuse
 from kbtool.stages.check import check_wiki
-from kbtool.stages.run import Kept, new_run
+from kbtool.stages.reused import CHECK_KEYS, DIAGNOSTICS, INFO_KEYS, OUTPUTS, REFS
+from kbtool.stages.run import new_run
 from kbtool.stages.site import build_site
 from kbtool.store.db import open_store
 
@@ -27,16 +28,16 @@ def _wiki(root: Path) -> None:
         (root / "wiki" / f"{name}.md").write_text(_page(f"Page {name}", "See [[Page b]]."))
 
 
-def _check(root: Path, kept: Kept):  # type: ignore[no-untyped-def]
+def _check(root: Path, kept: Reuse):  # type: ignore[no-untyped-def]
     config = load_config(root)
     with open_store(config.cache_path) as store:
-        return check_wiki(new_run(config, store, jobs=1, kept=kept))
+        return check_wiki(new_run(config, store, jobs=1, reuse=kept))
 
 
 def test_stand_ins_and_indexes_are_kept_while_the_facts_are_the_same(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    kept = Reuse()
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
     first = _check(tmp_path, kept)
     by_stem = first.wiki.by_stem
     (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
@@ -52,63 +53,63 @@ def test_stand_ins_and_indexes_are_kept_while_the_facts_are_the_same(tmp_path: P
 
 def test_site_facts_refs_and_keys_are_kept_for_unchanged_pages(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    kept = Reuse()
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
     (tmp_path / "wiki" / "b.md").write_text(_page("Page b", "Other words."))
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok  # not a cold one
-    refs = {path: ref for path, (_, ref) in kept.refs.items()}
-    keys = dict(kept.info_keys)
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok  # not a cold one
+    refs = {path: ref for path, (_, ref) in kept.held(REFS).items()}
+    keys = {path: key for path, (_, key) in kept.held(INFO_KEYS).items()}
     (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
-    assert kept.refs["wiki/c.md"][1] is refs["wiki/c.md"]
-    assert kept.refs["wiki/a.md"][1].title == "A new title"
-    assert kept.info_keys["wiki/c.md"] is keys["wiki/c.md"]
-    assert kept.info_keys["wiki/a.md"] != keys["wiki/a.md"]
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    assert kept.held(REFS)["wiki/c.md"][1] is refs["wiki/c.md"]
+    assert kept.held(REFS)["wiki/a.md"][1].title == "A new title"
+    assert kept.held(INFO_KEYS)["wiki/c.md"][1] is keys["wiki/c.md"]
+    assert kept.held(INFO_KEYS)["wiki/a.md"][1] != keys["wiki/a.md"]
 
 
 def test_check_keys_are_kept_for_unchanged_files(tmp_path: Path) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
-    keys = dict(kept.check_keys)
+    kept = Reuse()
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    keys = kept.held(CHECK_KEYS)
     (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
-    assert kept.check_keys["wiki/c.md"] is keys["wiki/c.md"]
-    assert kept.check_keys["wiki/a.md"][1] != keys["wiki/a.md"][1]
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    assert kept.held(CHECK_KEYS)["wiki/c.md"][1] is keys["wiki/c.md"][1]
+    assert kept.held(CHECK_KEYS)["wiki/a.md"][1] != keys["wiki/a.md"][1]
     (tmp_path / "wiki" / "c.md").unlink()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
-    assert "wiki/c.md" not in kept.check_keys
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    assert "wiki/c.md" not in kept.held(CHECK_KEYS)
 
 
 def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
     tmp_path: Path,
 ) -> None:
     _wiki(tmp_path)
-    kept = Kept()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
-    planned = {path: item for path, (_, item) in kept.outputs.items()}
+    kept = Reuse()
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    planned = {path: item for path, (_, item) in kept.held(OUTPUTS).items()}
     (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
-    report = build_site(load_config(tmp_path), jobs=1, kept=kept)
+    report = build_site(load_config(tmp_path), jobs=1, reuse=kept)
     assert report.ok
-    assert kept.outputs["wiki/c.md"][1] is planned["wiki/c.md"]
-    assert kept.outputs["wiki/a.md"][1].key != planned["wiki/a.md"].key
+    assert kept.held(OUTPUTS)["wiki/c.md"][1] is planned["wiki/c.md"]
+    assert kept.held(OUTPUTS)["wiki/a.md"][1].key != planned["wiki/a.md"].key
     # b.md shows a.md's new title (its wikilink): its PageInfo, so its key, changed too.
-    assert kept.outputs["wiki/b.md"][1].key != planned["wiki/b.md"].key
+    assert kept.held(OUTPUTS)["wiki/b.md"][1].key != planned["wiki/b.md"].key
     assert "page:wiki/b.md" in report.rendered_outputs
 
 
 def test_diagnostics_kept_are_dropped_when_another_process_checked_again(tmp_path: Path) -> None:
     _wiki(tmp_path)
     (tmp_path / "wiki" / "d.md").write_text(_page("Page d", "See [c](c.md)."))
-    kept = Kept()
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
+    kept = Reuse()
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
     (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
-    assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok  # d's diagnostics kept
-    assert "wiki/d.md" in kept.diagnostics
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok  # d's diagnostics kept
+    assert "wiki/d.md" in kept.held(DIAGNOSTICS)
     (tmp_path / "wiki" / "c.md").unlink()
     report = build_site(load_config(tmp_path), jobs=1)  # another process: d checked again
     assert any(d.path == "wiki/d.md" for d in report.diagnostics)
     (tmp_path / "wiki" / "b.md").write_text(_page("Page b", "More words."))
     # Serve, told only of b.md: d.md is not checked again, its record is another process's.
-    found = build_site(load_config(tmp_path), jobs=1, kept=kept).diagnostics
+    found = build_site(load_config(tmp_path), jobs=1, reuse=kept).diagnostics
     assert [d.path for d in found if d.path == "wiki/d.md"] == ["wiki/d.md"]

@@ -1,0 +1,86 @@
+"""Reused values, declared once, held by name and key.
+
+Validity is key equality: :meth:`Reuse.made` gives the value held for a name while it was made
+of what equals the key asked with, else makes it again and holds it with that key. Nothing else
+decides whether a held value still holds: a value that depends on the store's records (as the
+stored diagnostics do) has the store's generation of known keys in its key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar, cast
+
+from kbtool.store.known_keys import KnownKeys
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+#: where a reused value lives: in the process only, or also as a record of the store
+Where = Literal["process", "process and store"]
+
+#: the name of a value held once per run rather than per page
+WHOLE = ""
+
+
+@dataclass(frozen=True)
+class Reusable(Generic[K, V]):
+    """The declaration of one reused value: its name, what its key is made of (in words, for
+    the documentation), and where it lives (its record kind, and so its codec, when stored)."""
+
+    name: str
+    made_of: str
+    where: Where = "process"
+    record: str | None = None
+
+
+@dataclass
+class Reuse:
+    """Every reused value of a run, session or command: declaration -> name -> (key, value);
+    and the store's record keys known between connections (see ``store/known_keys.py``)."""
+
+    keys: KnownKeys = field(default_factory=KnownKeys)
+    _held: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
+
+    def _of(self, value: Reusable[K, V]) -> dict[str, tuple[K, V]]:
+        return cast("dict[str, tuple[K, V]]", self._held.setdefault(value.name, {}))
+
+    def get(self, value: Reusable[K, V], name: str, key: K) -> V | None:
+        """The value held for ``name`` if it was made of what equals ``key``, else None."""
+        entry = self._of(value).get(name)
+        return entry[1] if entry is not None and entry[0] == key else None
+
+    def put(self, value: Reusable[K, V], name: str, key: K, made: V) -> V:
+        self._of(value)[name] = (key, made)
+        return made
+
+    def made(self, value: Reusable[K, V], name: str, key: K, make: Callable[[str, K], V]) -> V:
+        """The value held for ``name`` while made of what equals ``key``, else ``make(name,
+        key)``, held with ``key``: only what an edit changed is made again."""
+        held = self._of(value)
+        entry = held.get(name)
+        if entry is None or entry[0] != key:
+            entry = held[name] = (key, make(name, key))
+        return entry[1]
+
+    def update(self, value: Reusable[K, V], name: str, change: Callable[[V], V]) -> None:
+        """Replace the value held for ``name``, if any, by ``change(value)``, under the key
+        it was made with (a part of it read later: a page's body)."""
+        held = self._of(value)
+        entry = held.get(name)
+        if entry is not None:
+            held[name] = (entry[0], change(entry[1]))
+
+    def drop(self, value: Reusable[K, V], name: str) -> None:
+        self._of(value).pop(name, None)
+
+    def keep_only(self, value: Reusable[K, V], names: Container[str]) -> None:
+        """Forget the values held for names no longer among ``names`` (pages gone)."""
+        held = self._of(value)
+        for name in [n for n in held if n not in names]:
+            del held[name]
+
+    def held(self, value: Reusable[K, V]) -> dict[str, tuple[K, V]]:
+        """Every name held of ``value``, with its key and value (a copy)."""
+        return dict(self._of(value))

@@ -1,0 +1,122 @@
+"""One session: what a long-running front end holds between builds or keystrokes.
+
+``kbtool serve`` and ``kbtool lsp`` each hold one :class:`Session`, so each gets every
+speed-up the other has. It owns
+
+- the reuse of the stages' values (:class:`~kbtool.reuse.values.Reuse`), the store's known
+  record keys among them, kept by every connection it opens (:meth:`Session.open_store`);
+- the snapshot: a full scan, the watcher's rescan of what it saw change, and the editor's
+  unsaved text laid over the files (:meth:`Session.snapshot`);
+- the garbage collector's policy for what it holds (:meth:`Session.settle`);
+- discovery's one answer to "is this a page?" (:meth:`Session.kind_of`).
+"""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from kbtool.config import Config
+from kbtool.discover import Found, page_kind
+from kbtool.model import PageKind
+from kbtool.parse.digest import content_digest
+from kbtool.reuse.values import Reuse
+from kbtool.stages.rescan import rescan
+from kbtool.stages.scan import Snapshot, scan
+from kbtool.stages.site import BuildReport, build_site
+from kbtool.stages.watched import Watched
+from kbtool.store.db import Store, open_store
+
+#: settled states between two collections of everything (what became garbage once held)
+_FULL_COLLECTION_EVERY = 50
+
+
+@dataclass
+class Session:
+    config: Config
+    reuse: Reuse = field(default_factory=Reuse)
+    #: the files as last read (None: not read yet)
+    disk: Snapshot | None = None
+    #: path -> the unsaved text of each open page, as UTF-8 (the editor's overlay)
+    buffers: dict[str, bytes] = field(default_factory=dict)
+    _settled: int = 0
+
+    def kind_of(self, path: str) -> PageKind | None:
+        """The kind of page ``path`` is (also for a file not written yet), as discovery has
+        it (its folders, hidden names, ``exclude``), or None."""
+        return page_kind(self.config, path)
+
+    def open_store(self) -> Store:
+        """A connection to the store that keeps the session's known record keys."""
+        store = open_store(self.config.cache_path)
+        store.keep_keys(self.reuse.keys)
+        return store
+
+    def scan(self, changed: Iterable[str] | None = None) -> bool:
+        """Read the files again: only the absolute paths in ``changed`` (what a watcher saw
+        change) when the last snapshot can be brought up to date from them (True), else all
+        (False)."""
+        found = None
+        if changed is not None and self.disk is not None:
+            found = rescan(self.config, self.disk, changed)
+        self.disk = scan(self.config) if found is None else found
+        return found is not None
+
+    def snapshot(self) -> Snapshot:
+        """The files, with every open page's buffer in place of its file (read first if the
+        session has not read them yet)."""
+        if self.disk is None:
+            self.scan()
+        disk = self.disk
+        assert disk is not None
+        if not self.buffers:
+            return disk
+        files = []
+        seen = set()
+        for item, data, digest in disk.files:
+            seen.add(item.path)
+            if item.path in self.buffers:
+                data = self.buffers[item.path]
+                digest = content_digest(data)
+            files.append((item, data, digest))
+        for path, data in self.buffers.items():  # a page not saved yet
+            kind = self.kind_of(path)
+            if path not in seen and kind is not None:
+                files.append((Found(path, kind), data, content_digest(data)))
+        files.sort(key=lambda f: f[0].path)
+        unreadable = [u for u in disk.unreadable if u.path not in self.buffers]
+        return Snapshot(files, unreadable)
+
+    def build(
+        self,
+        *,
+        jobs: int | None = None,
+        progress: TextIO | None = None,
+        watched: Watched | None = None,
+    ) -> BuildReport:
+        """Build the site from the session's snapshot, reusing what the builds before it
+        made, and keep the former site as the next build's staging folder; ``watched``: what
+        a watcher saw change since the snapshot before (see :meth:`scan`)."""
+        return build_site(
+            self.config,
+            jobs=jobs,
+            progress=progress,
+            reuse=self.reuse,
+            snapshot=self.snapshot(),
+            watched=watched,
+            spare=True,
+        )
+
+    def settle(self, collect: bool = True) -> None:
+        """After a build (``collect``: collect its garbage first), take what the session holds
+        now out of the collector's sight, or a collection during the next build walks every
+        page held (most of a second at 7,000 pages). Cycles among held values dropped later
+        wait for the occasional collection of everything."""
+        if collect:
+            self._settled += 1
+            if self._settled % _FULL_COLLECTION_EVERY == 0:
+                gc.unfreeze()
+            gc.collect()
+        gc.freeze()

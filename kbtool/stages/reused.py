@@ -1,0 +1,82 @@
+"""Every value the stages reuse between builds or keystrokes, declared once: its name, what
+its key is made of, and where it lives (with its record kind when it is also stored, whose
+codec it has; ``store/records.py`` declares those). A stage asks the run's
+:class:`~kbtool.reuse.values.Reuse` for a value with the key it computes now; a value held
+under another key is made again. ``docs/architecture.md`` lists them from this table.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kbtool.diagnostics import Diagnostic
+from kbtool.model import Page
+from kbtool.reuse.values import Reusable
+
+if TYPE_CHECKING:
+    from kbtool.render.markdown import PageBody
+    from kbtool.render.site import Listing, PageInfo, Ref
+    from kbtool.stages.facts import Facts
+    from kbtool.stages.planned import Planned
+    from kbtool.stages.publish.published import Published, Spare
+    from kbtool.wiki import Wiki
+
+PAGES: Reusable[str, tuple[Page, PageBody | None]] = Reusable(
+    "pages", "the file's digest, the page's and body's record keys", "process and store", "page"
+)
+CHECK_KEYS: Reusable[tuple[str, str], str] = Reusable(
+    "check keys", "the settings and the date, the file's digest"
+)
+PAGE_FACTS: Reusable[str, Facts] = Reusable(
+    "facts", "the page's check record key", "process and store", "facts"
+)
+DIAGNOSTICS: Reusable[tuple[str, int], list[Diagnostic]] = Reusable(
+    "diagnostics",
+    "the page's check record key, the generation of the store's known keys",
+    "process and store",
+    "check",
+)
+STAND_INS: Reusable[Facts, Page] = Reusable("stand-ins", "the page's facts")
+CHECK_WIKI: Reusable[None, Wiki] = Reusable(
+    "check wiki", "(whole) its resolution indexes hold while every page's facts are the same"
+)
+INFO_KEYS: Reusable[tuple[str, str], str] = Reusable("info keys", "the file's digest, the settings")
+INFOS: Reusable[str, PageInfo] = Reusable(
+    "infos", "the page's site-facts record key", "process and store", "info"
+)
+LISTINGS: Reusable[tuple[str, Ref], Listing] = Reusable(
+    "listings",
+    "the page's site-facts record key, the page as other pages show it",
+    "process and store",
+    "listing",
+)
+REFS: Reusable[tuple[str, str], Ref] = Reusable("refs", "the page's title and type")
+OUTPUTS: Reusable[tuple[bytes, str, str, str], Planned] = Reusable(
+    "page outputs", "the settings, the file's digest, its PageInfo's and cell results' digests"
+)
+SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
+    "published",
+    "(whole) the site folder; valid while the store's output keys are its own",
+    "process and store",
+    "published",
+)
+SPARE: Reusable[str, Spare] = Reusable(
+    "spare", "(whole) the site folder; valid while the folder is what it was kept as"
+)
+
+#: every declaration, in the order the stages first ask for them
+ALL: tuple[Reusable[Any, Any], ...] = (
+    PAGES,
+    CHECK_KEYS,
+    PAGE_FACTS,
+    DIAGNOSTICS,
+    STAND_INS,
+    CHECK_WIKI,
+    INFO_KEYS,
+    INFOS,
+    LISTINGS,
+    REFS,
+    OUTPUTS,
+    SITE_RECORD,
+    SPARE,
+)
