@@ -133,8 +133,7 @@ def check_wiki(
         return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
     diagnostics += stored
     _save(store, wiki, rows, deps, links, new_facts, removed, moved)
-    for path in stale | removed:  # their records changed, under the same key or not
-        run.reuse.drop(DIAGNOSTICS, path)
+    _reuse_checked(run, stale, removed, keys_now, checked.diagnostics)
     for path, facts_now in new_facts.items():
         run.reuse.put(PAGE_FACTS, path, keys_now[path], facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
@@ -179,8 +178,7 @@ def _stored_diagnostics(
     the generation of the store's known keys, which changes when another process wrote; the
     pages this run checks again are dropped, as their record changes, not its key. Nothing is
     reused where the store does not keep this run's keys."""
-    known = run.store.known_keys
-    generation = known.forgotten if known is not None and known is run.reuse.keys else None
+    generation = _generation(run)
     found: dict[str, list[Diagnostic]] = {}
     if generation is not None:
         for path in paths:
@@ -200,6 +198,36 @@ def _stored_diagnostics(
             if generation is not None:
                 run.reuse.put(DIAGNOSTICS, path, (key, generation), diagnostics)
     return [d for path in paths for d in found[path]]
+
+
+def _generation(run: Run) -> int | None:
+    """The generation of the store's known keys, which changes when another process wrote
+    records; None where the store does not keep this run's keys (nothing stored is reused)."""
+    known = run.store.known_keys
+    return known.forgotten if known is not None and known is run.reuse.keys else None
+
+
+def _reuse_checked(
+    run: Run,
+    checked: set[str],
+    removed: set[str],
+    keys: dict[str, str],
+    diagnostics: list[Diagnostic],
+) -> None:
+    """Hold the diagnostics of the pages checked now as their new records say, so that the
+    next run reads none of them; the records of the pages removed are gone."""
+    generation = _generation(run)
+    own: dict[str, list[Diagnostic]] = {path: [] for path in checked}
+    for d in diagnostics:
+        if d.path in own:
+            own[d.path].append(d)
+    for path in removed:
+        run.reuse.drop(DIAGNOSTICS, path)
+    for path, found in own.items():
+        if generation is None or run.store.write_failed:
+            run.reuse.drop(DIAGNOSTICS, path)
+        else:
+            run.reuse.put(DIAGNOSTICS, path, (keys[path], generation), found)
 
 
 def keep_facts(run: Run) -> None:
