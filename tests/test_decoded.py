@@ -12,29 +12,29 @@ import pytest
 from test_build import page, small_wiki, snapshot, write
 
 from kbtool.config import Config, config_from_table
+from kbtool.reuse.lazy import Lazy, decoding
 from kbtool.stages import load
-from kbtool.stages.decoded import Decoded
 from kbtool.stages.site import build_site
 from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
 from kbtool.store.records import SEARCH
 
 
-def _counted(decoded: list[bytes]) -> Decoded[int]:
+def _counted(decoded: list[bytes]) -> Lazy[int, bytes]:
     def decode(data: bytes) -> int:
         decoded.append(data)
         return int(json.loads(data))
 
-    return Decoded(decode, {"a": 1}, {"b": b"2", "c": b"3"})
+    return decoding(decode, {"a": 1}, {"b": b"2", "c": b"3"})
 
 
 def test_a_value_is_decoded_once_and_only_when_asked_for() -> None:
     decoded: list[bytes] = []
     values = _counted(decoded)
     assert len(values) == 3 and "c" in values and "d" not in values
-    assert values.decoded("b") is None and decoded == []
+    assert values.got("b") is None and decoded == []
     assert values["b"] == 2 and values["b"] == 2
-    assert decoded == [b"2"] and values.decoded("b") == 2
+    assert decoded == [b"2"] and values.got("b") == 2
 
 
 def test_iterating_while_decoding_sees_every_path_once() -> None:
@@ -47,7 +47,7 @@ def test_a_subset_stays_encoded_until_used() -> None:
     decoded: list[bytes] = []
     part = _counted(decoded).subset(["a", "c", "x"])
     assert sorted(part) == ["a", "c"] and decoded == []
-    part.update_known({"c": 30})
+    part.update({"c": 30})
     assert part["c"] == 30 and decoded == []
 
 

@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING, TypeVar
 from kbtool.config import Config
 from kbtool.discover import Found
 from kbtool.model import Page
+from kbtool.reuse.lazy import Lazy, decoding
 from kbtool.reuse.values import Reuse
-from kbtool.stages.decoded import Decoded
 from kbtool.stages.pageworker import (
     Processed,
     Work,
@@ -30,7 +30,7 @@ from kbtool.stages.pageworker import (
 )
 from kbtool.stages.reused import PAGES
 from kbtool.stages.run import OnProgress, Run, new_run
-from kbtool.stages.stored_pages import StoredPages
+from kbtool.stages.stored_pages import StoredPages, stored_pages
 from kbtool.stages.workers import chunked
 from kbtool.store.codec import load_page
 from kbtool.store.db import open_store
@@ -53,8 +53,8 @@ class Loaded:
     when a stage asks."""
 
     pages: StoredPages
-    bodies: Decoded[PageBody] = field(default_factory=lambda: Decoded(decode_body))
-    docs: Decoded[SearchDoc] = field(default_factory=lambda: Decoded(decode_doc))
+    bodies: Lazy[PageBody, bytes] = field(default_factory=lambda: decoding(decode_body))
+    docs: Lazy[SearchDoc, bytes] = field(default_factory=lambda: decoding(decode_doc))
 
 
 def load_pages(
@@ -133,9 +133,9 @@ def load_pages(
         run.reuse.put(PAGES, page.path, key_of(page.digest), (page, None))
 
     return Loaded(
-        StoredPages(pages, stored, run.store, keep),
-        Decoded(decode_body, bodies, encoded_bodies),
-        Decoded(decode_doc, {}, encoded_docs),
+        stored_pages(pages, stored, run.store, keep),
+        decoding(decode_body, bodies, encoded_bodies),
+        decoding(decode_doc, {}, encoded_docs),
     )
 
 
@@ -228,13 +228,13 @@ def counting(progress: OnProgress | None) -> OnProgress | None:
     return advance
 
 
-def fetch_bodies(run: Run, loaded: Loaded, paths: list[str]) -> Decoded[PageBody]:
+def fetch_bodies(run: Run, loaded: Loaded, paths: list[str]) -> Lazy[PageBody, bytes]:
     """The bodies of ``paths`` (the pages about to be rendered): known, reused or stored; the
     ones parsed now are decoded by whoever renders them."""
     found = loaded.bodies.subset(paths)
     wanted = [p for p in paths if p not in found]
     stored = _records(run, BODY, wanted, decode_body)
-    found.update_known(stored)
+    found.update(stored)
     for path in wanted:  # reused by the next build
         run.reuse.update(PAGES, path, partial(_with_body, stored[path]))
     return found

@@ -12,6 +12,7 @@ from pathlib import Path
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
+from kbtool.reuse.lazy import Lazy
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
 from kbtool.stages.pageworker import renderer_failed
@@ -20,7 +21,6 @@ from kbtool.stages.planned import Planned
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.publish.staging import reuse_file, write_file
 from kbtool.stages.run import Run
-from kbtool.stages.siteinfo import StoredInfos
 from kbtool.stages.workers import chunked
 
 #: Below this many pages to render, forking workers costs more than it saves.
@@ -64,7 +64,7 @@ def stage(
     paths = [item.arg for item in stale if item.kind == "page"]
     # What rendering the stale pages reads, read here before the workers fork.
     loaded.pages.load(paths)
-    infos = site.infos.load(paths) if isinstance(site.infos, StoredInfos) else site.infos
+    infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
     site = replace(site, bodies=fetch_bodies(run, loaded, paths), infos=infos)
     run.clock.lap("reuse")
     from kbtool.progress import Progress

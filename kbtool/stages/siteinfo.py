@@ -22,13 +22,14 @@ Tests compare the result with a clean build on random edits.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from kbtool.model import Page
 from kbtool.render import urls
 from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
 from kbtool.report.graph import merged_edges
+from kbtool.reuse.lazy import Lazy
 from kbtool.stages.check import CheckRun
 from kbtool.stages.facts import Facts
 from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, PAGE_FACTS, REFS
@@ -69,7 +70,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     def make(path: str) -> PageInfo:  # a record that cannot be read: made again
         return _collect(run, wiki, checked, [path], refs)[path]
 
-    infos = StoredInfos(fresh, keys, refs, run, make)
+    infos = _stored_infos(run, fresh, keys, refs, make)
     return SiteFacts(infos, listings)
 
 
@@ -103,52 +104,30 @@ def _collect(
     return collect_pages(wiki, paths, touching, links, refs)
 
 
-class StoredInfos(Mapping[str, PageInfo]):
-    """Every page's PageInfo: the ones made now, the others reused or read from the store
-    when first asked for."""
+def _stored_infos(
+    run: Run,
+    fresh: dict[str, PageInfo],
+    keys: dict[str, str],
+    refs: Mapping[str, Ref],
+    make: Callable[[str], PageInfo],
+) -> Lazy[PageInfo, str]:
+    """Every page's PageInfo: the ones made now, the others (each with its record's key)
+    reused, read from the store, or else made, when first asked for."""
 
-    def __init__(
-        self,
-        fresh: dict[str, PageInfo],
-        keys: dict[str, str],
-        refs: Mapping[str, Ref],
-        run: Run,
-        make: Callable[[str], PageInfo],
-    ) -> None:
-        self._infos = dict(fresh)
-        self._keys, self._refs, self._make = keys, refs, make
-        self._store, self._reuse = run.store, run.reuse
-
-    def __getitem__(self, path: str) -> PageInfo:
-        if path not in self._infos:
-            if path not in self._keys:
-                raise KeyError(path)
-            self._infos[path] = self._read(path)
-        return self._infos[path]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._keys)
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    def load(self, paths: Iterable[str]) -> dict[str, PageInfo]:
-        """The PageInfo of ``paths``, the ones not at hand read in one query."""
-        wanted = [p for p in paths if p not in self._infos]
-        for path in wanted:
-            held = self._reuse.get(INFOS, path, self._keys[path])
+    def get(batch: dict[str, str]) -> dict[str, PageInfo]:
+        found = {}
+        for path, key in batch.items():
+            held = run.reuse.get(INFOS, path, key)
             if held is not None:
-                self._infos[path] = held
-        rest = [p for p in wanted if p not in self._infos]
-        found = _decoded(self._store, rest, self._keys, self._refs)
+                found[path] = held
+        rest = [p for p in batch if p not in found]
+        stored = _decoded(run.store, rest, keys, refs)
         for path in rest:
-            info = found.get(path) or self._make(path)
-            self._infos[path] = info
-            self._reuse.put(INFOS, path, self._keys[path], info)
-        return {path: self[path] for path in paths}
+            found[path] = stored.get(path) or make(path)
+            run.reuse.put(INFOS, path, batch[path], found[path])
+        return found
 
-    def _read(self, path: str) -> PageInfo:
-        return self.load([path])[path]
+    return Lazy(get, fresh, keys, keys)
 
 
 def _decoded(
