@@ -2,7 +2,8 @@
 
 A page check is a plain function ``Wiki -> Iterator[Diagnostic]`` over the wiki's checked
 pages, whose diagnostics are each at a place in one of those pages; a graph check reads the
-:class:`~kbtool.checks.graph.LinkTable` of the whole wiki. The codes a check can emit are
+link graph of the whole wiki as a :class:`~kbtool.checks.graph.Graph` (in memory, or the
+store's). The codes a check can emit are
 listed beside it so that switching every one of its codes off skips the function entirely.
 """
 
@@ -11,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import files, frontmatter, graph, links, stale
-from kbtool.checks.graph import LinkTable, link_table
+from kbtool.checks.graph import Graph, TableGraph, link_table
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
 
 __all__ = ["CHECKS", "GRAPH_CHECKS", "filter_diagnostics", "run_checks"]
 
 Check = Callable[[Wiki], Iterator[Diagnostic]]
-GraphCheck = Callable[[LinkTable], Iterator[Diagnostic]]
+GraphCheck = Callable[[Graph], Iterator[Diagnostic]]
 Enabled = Callable[[str], bool]
 
 CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
@@ -64,14 +65,14 @@ def page_diagnostics(
     return found
 
 
-def graph_diagnostics(table: LinkTable, wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
+def graph_diagnostics(graph: Graph, wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
     """The graph checks' diagnostics, and those of files that could not be read."""
     found: list[Diagnostic] = []
     if any(enabled(code) for code in ("KB003", "KB004")):
         found += files.check_unreadable(wiki)
     for check, codes in GRAPH_CHECKS:
         if any(enabled(code) for code in codes):
-            found += check(table)
+            found += check(graph)
     return found
 
 
@@ -88,5 +89,5 @@ def run_checks(
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
     found = page_diagnostics(wiki, enabled, progress)
-    found += graph_diagnostics(link_table(wiki), wiki, enabled)
+    found += graph_diagnostics(TableGraph(link_table(wiki)), wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

@@ -1,21 +1,21 @@
 """KB3xx: the link graph as a whole — orphans, one-way `related`, uncited sources.
 
-These rules read a :class:`LinkTable`, what each page contributes to the graph, rather than
-the parsed pages. An incremental check keeps the same table in the store and asks it the same
-questions in SQL (:func:`stored_graph_diagnostics`), so that nothing of an unchanged page is
-loaded; tests compare the two on random edit sequences.
+These rules read the link graph through a :class:`Graph`: what each page contributes to it
+(its :class:`PageLinks`), rather than the parsed pages. A build's check keeps the table in the
+store and the same rules ask it there, so that nothing of an unchanged page is loaded; a
+check of a wiki in memory asks a :class:`TableGraph`. Each rule is written once.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Protocol
 
 from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page, Span
-from kbtool.store.db import Store
-from kbtool.wiki import ResolvedLink, Wiki
+from kbtool.wiki import ResolvedLink, ShownLink, Wiki
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,12 @@ def page_links(page: Page, links: list[ResolvedLink]) -> PageLinks:
     edges: dict[tuple[str, str], None] = {}
     related = []
     for item in links:
-        target = item.target
-        if target.page is None or target.page.path == page.path:
-            continue
-        if target.status.value in ("ok", "ambiguous"):
-            edges[(target.page.path, item.link.kind)] = None
-        if item.link.kind == "related":
+        edge = ShownLink.of(item).edge()  # the one rule for the edge a link makes
+        if edge is not None:
+            edges[(edge[1], edge[2])] = None
+        if item.link.kind == "related" and edge is not None:  # an entry naming another page
             span = item.link.span
-            related.append((target.page.path, span.line, span.col, item.link.target))
+            related.append((edge[1], span.line, span.col, item.link.target))
     return PageLinks(page.kind, tuple(edges), tuple(related))
 
 
@@ -70,35 +68,76 @@ def _uncited(path: str) -> Diagnostic:
     return diagnostic("KB303", Span(path), "no wiki page cites this source")
 
 
-def check_orphans(table: LinkTable) -> Iterator[Diagnostic]:
-    linked = {to for links in table.values() for to, _ in links.edges}
-    for path, links in table.items():
-        if links.kind == "wiki" and path not in linked:
+class Graph(Protocol):
+    """What the graph rules read of the whole link graph: a :class:`LinkTable` in memory
+    (:class:`TableGraph`) or the one the store keeps (:class:`~kbtool.store.db.Store`) answer
+    the same questions, so each rule is written once."""
+
+    def graph_pages(self, kind: str) -> list[str]:
+        """The pages of ``kind``, in path order."""
+        ...
+
+    def reached(self, from_kind: str | None = None) -> set[str]:
+        """Every page a link reaches (from a page of ``from_kind``, else from any)."""
+        ...
+
+    def related_edges(self) -> set[tuple[str, str]]:
+        """(from, to) of every `related` link between two pages."""
+        ...
+
+    def related_entries(self) -> list[tuple[str, str, int, int, str]]:
+        """(page, target, line, col, as written) of every `related` entry naming another
+        page, in page order."""
+        ...
+
+
+class TableGraph:
+    """A :class:`LinkTable` asked as a :class:`Graph`."""
+
+    def __init__(self, table: LinkTable) -> None:
+        self._table = table
+
+    def graph_pages(self, kind: str) -> list[str]:
+        return sorted(path for path, links in self._table.items() if links.kind == kind)
+
+    def reached(self, from_kind: str | None = None) -> set[str]:
+        return {
+            to
+            for links in self._table.values()
+            if from_kind is None or links.kind == from_kind
+            for to, _ in links.edges
+        }
+
+    def related_edges(self) -> set[tuple[str, str]]:
+        return {
+            (path, to)
+            for path, links in self._table.items()
+            for to, kind in links.edges
+            if kind == "related"
+        }
+
+    def related_entries(self) -> list[tuple[str, str, int, int, str]]:
+        return [
+            (path, *entry) for path in sorted(self._table) for entry in self._table[path].related
+        ]
+
+
+def check_orphans(graph: Graph) -> Iterator[Diagnostic]:
+    linked = graph.reached()
+    for path in graph.graph_pages("wiki"):
+        if path not in linked:
             yield _orphan(path)
 
 
-def check_one_way_related(table: LinkTable) -> Iterator[Diagnostic]:
-    related = {(a, b) for a, links in table.items() for b, kind in links.edges if kind == "related"}
-    for path, links in table.items():
-        for target, line, col, raw in links.related:
-            if (target, path) not in related:
-                yield _one_way(path, line, col, raw)
+def check_one_way_related(graph: Graph) -> Iterator[Diagnostic]:
+    related = graph.related_edges()
+    for path, target, line, col, raw in graph.related_entries():
+        if (target, path) not in related:
+            yield _one_way(path, line, col, raw)
 
 
-def check_uncited_sources(table: LinkTable) -> Iterator[Diagnostic]:
-    cited = {to for links in table.values() if links.kind == "wiki" for to, _ in links.edges}
-    for path, links in table.items():
-        if links.kind == "source" and path not in cited:
+def check_uncited_sources(graph: Graph) -> Iterator[Diagnostic]:
+    cited = graph.reached(from_kind="wiki")
+    for path in graph.graph_pages("source"):
+        if path not in cited:
             yield _uncited(path)
-
-
-def stored_graph_diagnostics(store: Store, enabled: Callable[[str], bool]) -> list[Diagnostic]:
-    """The same rules, asked of the link table kept in the store (an incremental check)."""
-    found: list[Diagnostic] = []
-    if enabled("KB301"):
-        found += map(_orphan, store.orphans())
-    if enabled("KB302"):
-        found += (_one_way(*row) for row in store.one_way_related())
-    if enabled("KB303"):
-        found += map(_uncited, store.uncited_sources())
-    return found

@@ -21,7 +21,7 @@ from datetime import date
 from typing import Any
 
 from kbtool.checks import graph_diagnostics
-from kbtool.checks.graph import PageLinks, stored_graph_diagnostics
+from kbtool.checks.graph import PageLinks
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
@@ -141,8 +141,7 @@ def check_wiki(
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
         run.reuse.drop(CHECK_WIKI, WHOLE)  # the stored facts may not be this wiki's either
         return replace(afresh, links_stored=False)
-    diagnostics += graph_diagnostics({}, wiki, enabled)  # the unreadable files
-    diagnostics += stored_graph_diagnostics(store, enabled)
+    diagnostics += graph_diagnostics(store, wiki, enabled)  # the store's link table
     return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
 
 

@@ -58,24 +58,8 @@ CREATE TABLE IF NOT EXISTS graph_related (
 ) WITHOUT ROWID;
 """
 
+
 # The graph rules, asked of the stored link table (see kbtool.checks.graph for the rules).
-_ORPHANS = """
-SELECT path FROM graph_pages p WHERE kind = 'wiki'
-AND NOT EXISTS (SELECT 1 FROM graph_edges e WHERE e.dst = p.path)
-"""
-_ONE_WAY = """
-SELECT r.src, r.line, r.col, r.raw FROM graph_related r WHERE NOT EXISTS (
-    SELECT 1 FROM graph_edges e WHERE e.dst = r.src AND e.kind = 'related' AND e.src = r.dst
-)
-"""
-_UNCITED = """
-SELECT path FROM graph_pages p WHERE kind = 'source' AND NOT EXISTS (
-    SELECT 1 FROM graph_edges e JOIN graph_pages w ON w.path = e.src AND w.kind = 'wiki'
-    WHERE e.dst = p.path
-)
-"""
-
-
 class StoreUnusable(Exception):
     """The file is not a store this kbtool can trust."""
 
@@ -311,14 +295,30 @@ class Store:
                 found.update(self._db.execute(query, chunk))
         return sorted(found)
 
-    def orphans(self) -> list[str]:
-        return [path for (path,) in self._db.execute(_ORPHANS)]
+    # -- the link table, as the graph rules ask of it (see checks/graph.py) -----------------
+    def graph_pages(self, kind: str) -> list[str]:
+        query = "SELECT path FROM graph_pages WHERE kind = ? ORDER BY path"
+        return [path for (path,) in self._db.execute(query, (kind,))]
 
-    def one_way_related(self) -> list[tuple[str, int, int, str]]:
-        return list(self._db.execute(_ONE_WAY))
+    def reached(self, from_kind: str | None = None) -> set[str]:
+        """Every page a stored link reaches (from a page of ``from_kind``, else any)."""
+        if from_kind is None:
+            return {dst for (dst,) in self._db.execute("SELECT DISTINCT dst FROM graph_edges")}
+        query = (
+            "SELECT DISTINCT e.dst FROM graph_edges e JOIN graph_pages p ON p.path = e.src"
+            " WHERE p.kind = ?"
+        )
+        return {dst for (dst,) in self._db.execute(query, (from_kind,))}
 
-    def uncited_sources(self) -> list[str]:
-        return [path for (path,) in self._db.execute(_UNCITED)]
+    def related_edges(self) -> set[tuple[str, str]]:
+        query = "SELECT src, dst FROM graph_edges WHERE kind = 'related'"
+        return set(self._db.execute(query))
+
+    def related_entries(self) -> list[tuple[str, str, int, int, str]]:
+        """(page, target, line, col, as written) of every stored `related` entry naming
+        another page, in page order."""
+        query = "SELECT src, dst, line, col, raw FROM graph_related ORDER BY src, n"
+        return list(self._db.execute(query))
 
 
 def _chunks(values: Iterable[str], size: int = 500) -> Iterator[tuple[list[str], str]]:
