@@ -121,6 +121,8 @@ class Wiki:
     # The resolution indexes made so far, by name: one dict shared by the wikis of the same
     # pages (a copy made for checking some of them, say), so that each is made once.
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
+    # page -> the facts of other pages its checks read, as resolution and the hints asked
+    _reads: dict[str, set[str]] = field(default_factory=dict, repr=False)
 
     def with_pages(self, pages: Mapping[str, Page]) -> Wiki:
         """A wiki of ``pages``, all checked, that reuses what this one resolved and indexed:
@@ -135,13 +137,38 @@ class Wiki:
     def checking(self, paths: Iterable[str]) -> Wiki:
         """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
         and asked of the disk."""
-        return self.share_indexes(replace(self, checked=frozenset(paths)))
+        return self.share_indexes(replace(self, checked=frozenset(paths), _reads={}))
 
     def share_indexes(self, wiki: Wiki) -> Wiki:
         """``wiki``, sharing the indexes resolving wikilinks and hints with this one (made by
         either): valid for a wiki whose pages have the same paths, kinds, titles and slugs."""
         wiki._indexes = self._indexes
         return wiki
+
+    # -- the facts view: what the checks of a page read of other pages, recorded as read ----
+    def _read(self, reader: str, *facts: str) -> None:
+        self._reads.setdefault(reader, set()).update(facts)
+
+    def reads(self, path: str) -> set[str]:
+        """The names of the facts of other pages that resolving and checking ``path``'s
+        links read (``path:``, ``stat:``, ``stem:``, ``title:``, ``folder:``, ``stems``):
+        what an incremental check compares to know whether to check the page again."""
+        return set(self._reads.get(path, ()))
+
+    def pages_with_stem(self, reader: str, stem: str) -> list[Page]:
+        """The pages whose file name (without ``.md``) is ``stem``, in any case."""
+        self._read(reader, f"stem:{stem.lower()}")
+        return self.by_stem.get(stem.lower(), [])
+
+    def every_stem(self, reader: str) -> dict[str, list[Page]]:
+        """Every page by its stem (a hint compares a name with all of them)."""
+        self._read(reader, "stems")
+        return self.by_stem
+
+    def stems_in(self, reader: str, folder: str, start: str) -> tuple[dict[str, str], list[str]]:
+        """The pages of ``folder`` by stem, and the stems there that start with ``start``."""
+        self._read(reader, f"folder:{folder}")
+        return self.by_folder.get(folder, {}), self.by_folder_start.get((folder, start), [])
 
     def _made(self, name: str, make: Callable[[], _T]) -> _T:
         if name not in self._indexes:
@@ -217,8 +244,10 @@ class Wiki:
         ]
 
     def resolve(self, page: Page, link: Link) -> Target:
+        """Where ``link`` of ``page`` leads; the facts of other pages this read are recorded
+        as ``page``'s (see :meth:`reads`)."""
         if link.kind == "wikilink":
-            return self._resolve_wikilink(link.target)
+            return self._resolve_wikilink(page.path, link.target)
         if not link.target.strip().partition("#")[0].partition("?")[0]:  # `#anchor`: this page
             fragment = link.target.strip().partition("#")[2]
             return Target(Status.OK, page.path, unquote(fragment) if fragment else None, page)
@@ -227,6 +256,9 @@ class Wiki:
             self._path_cache[key] = self._resolve_path(*key)
         status, path, anchor = self._path_cache[key]
         target_page = self.pages.get(path) if path and status is Status.OK else None
+        if path is not None and status not in (Status.EXTERNAL, Status.OUTSIDE):
+            # whether a page is there (its kind, title, slugs); else what the disk says
+            self._read(page.path, f"path:{path}", *(() if target_page else (f"stat:{path}",)))
         return Target(status, path, anchor, target_page)
 
     def _resolve_path(self, folder: str, target: str) -> tuple[Status, str | None, str | None]:
@@ -256,9 +288,10 @@ class Wiki:
         """Every non-page path a link led to, with what the disk said about it."""
         return dict(self._stat_cache)
 
-    def _resolve_wikilink(self, text: str) -> Target:
+    def _resolve_wikilink(self, reader: str, text: str) -> Target:
         name, _, anchor = text.partition("#")
         name = name.strip().removesuffix(".md")
+        self._read(reader, f"stem:{name.lower()}", f"title:{name.lower()}")
         matches = self.by_stem.get(name.lower()) or self.by_title.get(name.lower()) or []
         if len(matches) > 1:  # Prefer a wiki page over a source page of the same name.
             wiki_matches = [p for p in matches if p.kind == "wiki"]
@@ -266,6 +299,7 @@ class Wiki:
         anchor_text = anchor.strip() or None
         if not matches:
             return Target(Status.MISSING, None, anchor_text)
+        self._read(reader, f"path:{matches[0].path}")  # its kind and slugs
         if len(matches) > 1:
             paths = tuple(sorted(p.path for p in matches))
             return Target(Status.AMBIGUOUS, matches[0].path, anchor_text, matches[0], paths)

@@ -25,7 +25,7 @@ def check_related(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in _of_kind(wiki, "related"):
         target, raw = item.target, item.link.target
         if target.status is Status.MISSING:
-            hint = _suggest(wiki, target.path, kind="wiki")
+            hint = _suggest(wiki, item.page.path, target.path, kind="wiki")
             yield diagnostic("KB201", item.link.span, f"related page '{raw}' does not exist{hint}")
         elif target.status is Status.DIRECTORY:
             yield diagnostic(
@@ -63,7 +63,7 @@ def check_sources(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in _of_kind(wiki, "source"):
         target, raw = item.target, item.link.target
         if target.status is Status.MISSING:
-            hint = _suggest(wiki, target.path, kind="source")
+            hint = _suggest(wiki, item.page.path, target.path, kind="source")
             yield diagnostic("KB203", item.link.span, f"source '{raw}' does not exist{hint}")
         elif target.status is Status.EXTERNAL:
             message = f"source '{raw}' is a URL; `sources` lists archive pages under '{prefix}'"
@@ -107,7 +107,7 @@ def check_body_links(wiki: Wiki) -> Iterator[Diagnostic]:
         if item.link.kind not in ("link", "image") or item.target.status is not Status.MISSING:
             continue
         what = "image" if item.link.kind == "image" else "link target"
-        hint = _suggest(wiki, item.target.path, kind=None)
+        hint = _suggest(wiki, item.page.path, item.target.path, kind=None)
         yield diagnostic(
             "KB207", item.link.span, f"{what} '{item.link.target}' does not exist{hint}"
         )
@@ -134,7 +134,7 @@ def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in _of_kind(wiki, "wikilink"):
         if item.target.status is Status.MISSING:
             name = item.link.target.partition("#")[0]
-            hint = did_you_mean(name.lower(), wiki.by_stem)
+            hint = did_you_mean(name.lower(), wiki.every_stem(item.page.path))
             yield diagnostic(
                 "KB209", item.link.span, f"wikilink '[[{item.link.target}]]' matches no page{hint}"
             )
@@ -151,19 +151,19 @@ def _of_kind(wiki: Wiki, kind: str) -> Iterator[ResolvedLink]:
     return (item for item in wiki.links if item.link.kind == kind)
 
 
-def _suggest(wiki: Wiki, path: str | None, kind: str | None) -> str:
-    """'did you mean' from pages with the same file name, else a close path."""
+def _suggest(wiki: Wiki, reader: str, path: str | None, kind: str | None) -> str:
+    """'did you mean' for a link of ``reader``: from pages with the same file name, else a
+    close path."""
     if not path:
         return ""
     name = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-    same = [p for p in wiki.by_stem.get(name, []) if kind is None or p.kind == kind]
+    same = [p for p in wiki.pages_with_stem(reader, name) if kind is None or p.kind == kind]
     if same:
         return f" (a page '{same[0].path}' exists)"
     # Otherwise a close file name in the same folder (typos, `_` for `-`). Fuzzy matching is
     # slow, so only names that start alike are compared, and only a few hundred of them.
     folder = path.rsplit("/", 1)[0] if "/" in path else ""
-    stems = wiki.by_folder.get(folder, {})
-    alike = wiki.by_folder_start.get((folder, name[:2]), [])
+    stems, alike = wiki.stems_in(reader, folder, name[:2])
     if len(alike) > 300:
         return ""
     close = difflib.get_close_matches(name, alike, n=1, cutoff=0.8)

@@ -5,7 +5,6 @@ are enough pages (a cold check), each worker checking a share of them against th
 
 from __future__ import annotations
 
-import posixpath
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -89,29 +88,9 @@ def _check(
         result.shown[path] = tuple(ShownLink.of(item) for item in links_of[path])
         result.diagnostics += own
         result.rows.append((path, keys[path], record(own)))
-        result.deps[path] = set().union(*(_depends_on(item) for item in links_of[path]))
+        result.deps[path] = part.reads(path)  # as the facts view recorded them
     result.diagnostics += [d for ds in found.values() for d in ds]  # none: all at their page
     return result, part.stats
-
-
-def _depends_on(item: ResolvedLink) -> set[str]:
-    """The facts that resolving (and checking) one link reads."""
-    link, target = item.link, item.target
-    if link.kind == "wikilink":
-        name = link.target.partition("#")[0].strip().removesuffix(".md").lower()
-        facts = {f"stem:{name}", f"title:{name}", "stems"}
-        if target.page is not None:
-            facts.add(f"path:{target.page.path}")
-        return facts
-    if target.status in (Status.EXTERNAL, Status.OUTSIDE) or target.path is None:
-        return set()
-    facts = {f"path:{target.path}"}
-    if target.page is None:
-        facts.add(f"stat:{target.path}")
-    if target.status is Status.MISSING:
-        stem = target.path.rsplit("/", 1)[-1].removesuffix(".md").lower()
-        facts |= {f"stem:{stem}", f"folder:{posixpath.dirname(target.path)}"}
-    return facts
 
 
 def record(diagnostics: list[Diagnostic]) -> bytes:
