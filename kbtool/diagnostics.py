@@ -4,8 +4,9 @@ Their output formats are the :mod:`kbtool.report` package."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from kbtool.codes import Level
 from kbtool.config import Config
@@ -23,6 +24,20 @@ class Diagnostic:
 
     def format(self) -> str:
         return f"{self.path}:{self.line}:{self.col}: {self.code} {self.severity} {self.message}"
+
+    def row(self) -> list[Any]:
+        """The one encoding of a diagnostic in the store and between processes: its fields
+        in order, as JSON takes them (no deep copy: thousands of rows)."""
+        return [self.path, self.line, self.col, self.code, self.severity, self.message, self.fix]
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Diagnostic:
+        """The diagnostic :meth:`row` encoded; TypeError or ValueError for a row of another
+        shape (damaged, or written by another version)."""
+        path, line, col, code, severity, message, fix = row
+        if not (isinstance(line, int) and isinstance(col, int) and isinstance(message, str)):
+            raise TypeError(f"not a diagnostic row: {row!r}")
+        return cls(str(path), line, col, str(code), severity, message, fix)
 
 
 def sort_key(d: Diagnostic) -> tuple[str, int, int, str, str, str, str]:

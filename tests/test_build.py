@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -351,11 +352,14 @@ def test_stale_staging_folders_are_cleaned(repo: Path) -> None:
     assert os.path.isdir(repo / "site")
 
 
-def test_the_unchanged_record_holds_every_field_of_a_diagnostic() -> None:
+def test_a_diagnostic_has_one_encoding_that_holds_every_field() -> None:
     from dataclasses import astuple
 
-    from kbtool.stages.unchanged import _diagnostics, _row
+    from kbtool.stages.unchanged import _diagnostics
 
     found = Diagnostic("wiki/a.md", 3, 4, "KB207", "warning", "no such page", "fix it")
-    assert _row(found) == list(astuple(found))
-    assert _diagnostics([_row(found)]) == [found]
+    assert found.row() == list(astuple(found))
+    assert _diagnostics([found.row()]) == [found]
+    assert Diagnostic.from_row(json.loads(json.dumps(found.row()))) == found
+    for damaged in ([1, 2], ["a", "3", 4, "KB1", "error", "m", None], None):
+        assert _diagnostics([damaged]) is None

@@ -12,7 +12,7 @@ NUL of the source, so no page can forge one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass, field
+from dataclasses import dataclass, field
 from html import escape
 from typing import Any
 
@@ -51,18 +51,19 @@ class PageBody:
             "html": self.html,
             "holes": [list(h) for h in self.holes],
             "title_id": self.title_id,
-            "diagnostics": [list(astuple(d)) for d in self.diagnostics],
+            "diagnostics": [d.row() for d in self.diagnostics],
             "raw_html": self.raw_html,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PageBody:
-        """Raises KeyError or TypeError for anything not written by :meth:`to_json`."""
+        """Raises KeyError, TypeError or ValueError for anything not written by
+        :meth:`to_json`."""
         return cls(
             str(data["html"]),
             tuple(tuple(str(part) for part in hole) for hole in data["holes"]),
             data["title_id"] if isinstance(data["title_id"], str) else None,
-            tuple(Diagnostic(*row) for row in data["diagnostics"]),
+            tuple(Diagnostic.from_row(row) for row in data["diagnostics"]),
             bool(data["raw_html"]),
         )
 

@@ -61,8 +61,8 @@ def _settings_key(config: Config, today: date) -> str:
 
 def _unrecord(data: bytes) -> list[Diagnostic] | None:
     try:
-        return [Diagnostic(*row) for row in CHECK.codec.decode(data)]
-    except TypeError:  # damaged or foreign (None, or rows of another shape)
+        return [Diagnostic.from_row(row) for row in CHECK.codec.decode(data)]
+    except (TypeError, ValueError):  # damaged or foreign (None, or rows of another shape)
         return None
 
 

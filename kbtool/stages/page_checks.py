@@ -96,5 +96,4 @@ def _check(
 def record(diagnostics: list[Diagnostic]) -> bytes:
     """A page's diagnostics as JSON; empty (not even ``[]``) for a clean page, so that a run
     reads only the records of pages that have something to report."""
-    rows = [[d.path, d.line, d.col, d.code, d.severity, d.message, d.fix] for d in diagnostics]
-    return CHECK.codec.encode(rows)
+    return CHECK.codec.encode([d.row() for d in diagnostics])

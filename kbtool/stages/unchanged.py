@@ -83,7 +83,7 @@ def remember_build(
     for record in published.values():
         copies.update(record.copies)
     payload = {
-        "diagnostics": [_row(d) for d in diagnostics],
+        "diagnostics": [d.row() for d in diagnostics],
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,
@@ -113,15 +113,10 @@ def _load(run: Run, key: str) -> dict[str, Any] | None:
         return None
 
 
-def _row(d: Diagnostic) -> list[Any]:
-    # Every field is a plain value: no need for astuple's deep copy (thousands of rows).
-    return [d.path, d.line, d.col, d.code, d.severity, d.message, d.fix]
-
-
 def _diagnostics(rows: Any) -> list[Diagnostic] | None:
     try:
-        return [Diagnostic(*row) for row in rows]
-    except TypeError:
+        return [Diagnostic.from_row(row) for row in rows]
+    except (TypeError, ValueError):
         return None
 
 

@@ -10,7 +10,7 @@ for a fresh one. Only the outputs a build rendered or dropped are written.
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbtool.diagnostics import Diagnostic
@@ -64,7 +64,7 @@ def load_published(
                 key,
                 tuple(item["files"]),
                 dict(item.get("copies", {})),
-                tuple(Diagnostic(**d) for d in item.get("diagnostics", ())),
+                tuple(Diagnostic.from_row(row) for row in item.get("diagnostics", ())),
             )
         except (ValueError, KeyError, TypeError):
             return {}  # damaged: render everything again
@@ -87,7 +87,7 @@ def save_published(
         value = {
             "files": list(r.files),
             "copies": r.copies,
-            "diagnostics": [asdict(d) for d in r.diagnostics],
+            "diagnostics": [d.row() for d in r.diagnostics],
         }
         rows.append((name, r.key, json.dumps(value, ensure_ascii=False).encode("utf-8")))
     with store.transaction():
