@@ -44,7 +44,7 @@ def main() -> None:
     parser.add_argument("--show", type=int, default=5, help="pages listed per target")
     args = parser.parse_args()
     root = args.root.resolve()
-    wiki = load_wiki(Config(root=root), jobs=1, use_cache=False)
+    wiki = load_wiki(Config(root=root), jobs=1, use_store=False)
     found: dict[str, list[str]] = {"tex": [], "prose": [], "fewer": []}
     kb501 = 0
     for path in sorted(wiki.pages):

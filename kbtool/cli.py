@@ -8,13 +8,12 @@ Each command lives in ``kbtool/commands/<name>.py`` with ``add_arguments(parser)
 from __future__ import annotations
 
 import argparse
-import gc
 import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from kbtool import __version__, lifecycle
+from kbtool import __version__, collector, lifecycle
 from kbtool.errors import ConfigError, KbtoolError
 
 #: name -> (module under kbtool.commands, one-line help)
@@ -75,16 +74,6 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _collect_less_often() -> None:
-    """Run the cyclic garbage collector about 15 times less often than Python's default.
-
-    Parsing and rendering allocate millions of small objects that are freed by reference
-    counting, never by the collector; at the default threshold (700 allocations) its passes
-    over everything alive took about 15 % of a cold build's CPU time. What it costs is that
-    cyclic garbage waits longer to be freed, and kbtool makes little of it."""
-    gc.set_threshold(10_000, 10, 10)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_chosen_command(argv))
@@ -97,7 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
-    _collect_less_often()
+    collector.collect_less_often()
     published = lifecycle.publications()
     try:
         with lifecycle.signals_as_interrupts():  # SIGTERM cleans up as Ctrl-C does

@@ -58,6 +58,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "kbtool.progress",
             "kbtool.timings",
             "kbtool.atomic",
+            "kbtool.collector",
         ),
     ),
 )

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import gc
 import os
 import signal
 import sys
@@ -27,6 +26,7 @@ from collections.abc import Callable, Iterator
 from types import FrameType
 from typing import TYPE_CHECKING, Any
 
+from kbtool import collector
 from kbtool.errors import KbtoolError
 
 if TYPE_CHECKING:  # imported when a pool is made: `kbtool check` with nothing to parse needs none
@@ -92,7 +92,7 @@ def _start_worker(parent: int, then: Callable[..., object] | None, args: tuple[A
     """Pool initializer, run in each forked worker before any work; then the caller's."""
     # What the worker inherited lives as long as it does: frozen, the garbage collector never
     # walks it (nor copies its memory pages by touching them).
-    gc.freeze()
+    collector.hold()
     _leave_stop_signals_to_kbtool()
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()

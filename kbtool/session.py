@@ -13,11 +13,11 @@ speed-up the other has. It owns
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from kbtool import collector
 from kbtool.config import Config
 from kbtool.discover import Found, page_kind
 from kbtool.model import PageKind
@@ -29,9 +29,6 @@ from kbtool.stages.site import BuildReport, build_site
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, open_store
 
-#: settled states between two collections of everything (what became garbage once held)
-_FULL_COLLECTION_EVERY = 50
-
 
 @dataclass
 class Session:
@@ -41,7 +38,6 @@ class Session:
     disk: Snapshot | None = None
     #: path -> the unsaved text of each open page, as UTF-8 (the editor's overlay)
     buffers: dict[str, bytes] = field(default_factory=dict)
-    _settled: int = 0
 
     def kind_of(self, path: str) -> PageKind | None:
         """The kind of page ``path`` is (also for a file not written yet), as discovery has
@@ -110,13 +106,9 @@ class Session:
         )
 
     def settle(self, collect: bool = True) -> None:
-        """After a build (``collect``: collect its garbage first), take what the session holds
-        now out of the collector's sight, or a collection during the next build walks every
-        page held (most of a second at 7,000 pages). Cycles among held values dropped later
-        wait for the occasional collection of everything."""
+        """After a build (``collect``: collect its garbage first), hold what the session
+        keeps out of the collector's sight (see :mod:`kbtool.collector`)."""
         if collect:
-            self._settled += 1
-            if self._settled % _FULL_COLLECTION_EVERY == 0:
-                gc.unfreeze()
-            gc.collect()
-        gc.freeze()
+            collector.settle()
+        else:
+            collector.hold()

@@ -113,9 +113,9 @@ class Wiki:
     #: The date each source page was ingested (``source-date``), for the sources that are not
     #: checked; None: read from the checked pages' files.
     ingested: dict[str, date] | None = None
-    _stat_cache: dict[str, Status] = field(default_factory=dict, repr=False)
+    _stats_seen: dict[str, Status] = field(default_factory=dict, repr=False)
     # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
-    _path_cache: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
+    _resolved_paths: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
         default_factory=dict, repr=False
     )
     # The resolution indexes made so far, by name: one dict shared by the wikis of the same
@@ -131,7 +131,7 @@ class Wiki:
         if list(pages) != list(self.pages):
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
-        wiki._path_cache, wiki._stat_cache = self._path_cache, self._stat_cache
+        wiki._resolved_paths, wiki._stats_seen = self._resolved_paths, self._stats_seen
         return self.share_indexes(wiki)
 
     def checking(self, paths: Iterable[str]) -> Wiki:
@@ -177,7 +177,7 @@ class Wiki:
 
     def add_stats(self, stats: Mapping[str, Status]) -> None:
         """Take what another process asked of the disk (see :attr:`stats`)."""
-        self._stat_cache.update(stats)
+        self._stats_seen.update(stats)
 
     @property
     def wiki_pages(self) -> list[Page]:
@@ -252,9 +252,9 @@ class Wiki:
             fragment = link.target.strip().partition("#")[2]
             return Target(Status.OK, page.path, unquote(fragment) if fragment else None, page)
         key = (posixpath.dirname(page.path), link.target)
-        if key not in self._path_cache:
-            self._path_cache[key] = self._resolve_path(*key)
-        status, path, anchor = self._path_cache[key]
+        if key not in self._resolved_paths:
+            self._resolved_paths[key] = self._resolve_path(*key)
+        status, path, anchor = self._resolved_paths[key]
         target_page = self.pages.get(path) if path and status is Status.OK else None
         if path is not None and status not in (Status.EXTERNAL, Status.OUTSIDE):
             # whether a page is there (its kind, title, slugs); else what the disk says
@@ -279,14 +279,14 @@ class Wiki:
         return self._stat(joined), joined, decoded_anchor
 
     def _stat(self, path: str) -> Status:
-        if path not in self._stat_cache:
-            self._stat_cache[path] = stat_target(str(self.config.root), path)
-        return self._stat_cache[path]
+        if path not in self._stats_seen:
+            self._stats_seen[path] = stat_target(str(self.config.root), path)
+        return self._stats_seen[path]
 
     @property
     def stats(self) -> dict[str, Status]:
         """Every non-page path a link led to, with what the disk said about it."""
-        return dict(self._stat_cache)
+        return dict(self._stats_seen)
 
     def _resolve_wikilink(self, reader: str, text: str) -> Target:
         name, _, anchor = text.partition("#")

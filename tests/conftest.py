@@ -88,7 +88,7 @@ def check_wiki() -> Callable[..., list[Diagnostic]]:
         ignore: tuple[str, ...] | list[str] = (),
         today: date | None = None,
     ) -> list[Diagnostic]:
-        wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+        wiki = load_wiki(load_config(root), jobs=1, use_store=False)
         if today is not None:
             wiki.today = today
         return run_checks(wiki, select, ignore)

@@ -47,11 +47,11 @@ def fixture_pages(folder: str) -> dict[str, str]:
     }
 
 
-def run(root: Path, jobs: int = 2, use_cache: bool = False) -> dict[str, PageResult]:
+def run(root: Path, jobs: int = 2, use_store: bool = False) -> dict[str, PageResult]:
     """Run every page of the repository at ``root``; results by page path."""
     config = load_config(root)
-    wiki = load_wiki(config, jobs=1, use_cache=False)
-    results = run_pages(config, wiki.pages.values(), jobs=jobs, use_cache=use_cache)
+    wiki = load_wiki(config, jobs=1, use_store=False)
+    results = run_pages(config, wiki.pages.values(), jobs=jobs, use_store=use_store)
     return {result.path: result for result in results}
 
 

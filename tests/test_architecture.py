@@ -4,6 +4,7 @@ maintainers' page (docs/architecture.md) names the layers and record kinds the c
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import networkx as nx
@@ -59,3 +60,30 @@ def test_the_architecture_page_names_every_layer_in_order_and_every_record_kind(
                 assert f"`{member.removeprefix('kbtool.') or 'kbtool'}" in text, member
     for kind in KINDS:
         assert f"| `{kind.name}` |" in text, kind.name
+
+
+def test_the_architecture_page_lists_every_reused_value_as_declared() -> None:
+    from kbtool.stages.reused import ALL
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `([^`]+)` \| (.+?) \| (process[^|]*) \|$", text, re.MULTILINE)
+    assert [(name, made_of) for name, made_of, _ in rows] == [(v.name, v.made_of) for v in ALL]
+    for (_, _, where), value in zip(rows, ALL, strict=True):
+        assert where.startswith(value.where)
+        assert (value.record is None) == ("records)" not in where)
+
+
+def test_every_module_the_architecture_page_names_exists() -> None:
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`((?:stages|reuse|store|checks|lsp|search|render)/[\w/]+\.py)`", text))
+    assert len(named) > 20  # the stage table's modules among them
+    missing = [path for path in sorted(named) if not (ROOT / "kbtool" / path).is_file()]
+    assert missing == []
+
+
+def test_no_name_in_the_code_is_a_word_the_glossary_retired() -> None:
+    retired = re.compile(r"\b(?:class|def)\s+\w*(?:Kept|Memo(?!ry)|Manifest|_memo(?!ry))")
+    found = [
+        name for name, path in modules().items() if retired.search(path.read_text(encoding="utf-8"))
+    ]
+    assert found == []

@@ -72,7 +72,7 @@ def test_a_file_deleted_from_the_site_is_built_again(repo: Path, loads: list[int
 def test_clean_and_no_cache_always_build(repo: Path, loads: list[int]) -> None:
     build(repo)
     build(repo, full=True)
-    build(repo, use_cache=False)
+    build(repo, use_store=False)
     assert len(loads) == 3
 
 

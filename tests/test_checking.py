@@ -30,7 +30,7 @@ def incremental(root: Path, today: date = TODAY) -> tuple[list[Diagnostic], int]
 
 
 def cold(root: Path, today: date = TODAY) -> list[Diagnostic]:
-    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
     wiki.today = today
     return run_checks(wiki)
 

@@ -30,7 +30,7 @@ def no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def cached_run(root: Path) -> dict[str, bool]:
-    return {path: result.cached for path, result in run(root, use_cache=True).items()}
+    return {path: result.cached for path, result in run(root, use_store=True).items()}
 
 
 def edit(root: Path, name: str, old: str, new: str) -> None:
@@ -42,10 +42,10 @@ def test_a_repeat_run_uses_the_cache_and_starts_no_interpreter(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    first = run(root, use_cache=True)["wiki/a.md"]
+    first = run(root, use_store=True)["wiki/a.md"]
     assert not first.cached
     monkeypatch.setattr(runner.subprocess, "Popen", None)  # any start would raise
-    second = run(root, use_cache=True)["wiki/a.md"]
+    second = run(root, use_store=True)["wiki/a.md"]
     assert second.cached
     assert [c.stdout for c in second.cells] == ["ran\n", ""]
     assert second.cells[1].value == "2"
@@ -61,7 +61,7 @@ def test_a_repeat_run_uses_the_cache_and_starts_no_interpreter(
 )
 def test_what_determines_a_result_invalidates_it(tmp_path: Path, old: str, new: str) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     edit(root, "a.md", old, new)
     assert cached_run(root) == {"wiki/a.md": False}
     assert cached_run(root) == {"wiki/a.md": True}
@@ -69,7 +69,7 @@ def test_what_determines_a_result_invalidates_it(tmp_path: Path, old: str, new: 
 
 def test_prose_after_the_cells_does_not(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     (root / "wiki" / "a.md").write_text(PAGE + "\nA closing paragraph.\n", encoding="utf-8")
     assert cached_run(root) == {"wiki/a.md": True}
 
@@ -78,7 +78,7 @@ def test_declared_inputs_are_part_of_the_key(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": "---\ninputs: [data/]\n---\n" + PAGE})
     (root / "wiki" / "data").mkdir()
     (root / "wiki" / "data" / "x.csv").write_text("1\n")
-    run(root, use_cache=True)
+    run(root, use_store=True)
     assert cached_run(root) == {"wiki/a.md": True}
     (root / "wiki" / "data" / "x.csv").write_text("2\n")
     assert cached_run(root) == {"wiki/a.md": False}
@@ -88,7 +88,7 @@ def test_versions_and_limits_are_part_of_the_key(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     monkeypatch.setattr("kbtool.execute.cache.__version__", "999")
     assert cached_run(root) == {"wiki/a.md": False}
     monkeypatch.setattr("kbtool.execute.cache.sys.version", "3.99.0 (another build)")
@@ -99,7 +99,7 @@ def test_versions_and_limits_are_part_of_the_key(
 
 def test_failures_are_not_cached(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": "```python\nassert False\n```\n"})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     assert cached_run(root) == {"wiki/a.md": False}
     assert _result_record(root) is None
 
@@ -130,7 +130,7 @@ def _replace_result(root: Path, value: bytes) -> None:
 )
 def test_corrupt_or_foreign_records_are_ignored_and_rebuilt(tmp_path: Path, content: bytes) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     _replace_result(root, content)
     assert cached_run(root) == {"wiki/a.md": False}
     assert json.loads(_result_record(root) or b"")["format"] == "kbtool-results/1"
@@ -139,7 +139,7 @@ def test_corrupt_or_foreign_records_are_ignored_and_rebuilt(tmp_path: Path, cont
 
 def test_a_result_with_a_wrong_shape_is_a_miss(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     data = json.loads(_result_record(root) or b"")
     data["result"]["cells"] = [{"nonsense": True}]
     _replace_result(root, json.dumps(data).encode())
@@ -148,8 +148,8 @@ def test_a_result_with_a_wrong_shape_is_a_miss(tmp_path: Path) -> None:
 
 def test_no_cache_runs_again_and_refreshes_the_cache(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
-    assert not run(root, use_cache=False)["wiki/a.md"].cached
+    run(root, use_store=True)
+    assert not run(root, use_store=False)["wiki/a.md"].cached
     assert cached_run(root) == {"wiki/a.md": True}
 
 
@@ -158,7 +158,7 @@ def test_cached_result_reads_without_running(tmp_path: Path, no_worker: None) ->
         tmp_path, {"a.md": PAGE, "off.md": "---\nexecute: false\n---\n" + PAGE, "none.md": "# A\n"}
     )
     config = load_config(root)
-    pages = load_wiki(config, jobs=1, use_cache=False).pages
+    pages = load_wiki(config, jobs=1, use_store=False).pages
     assert cached_result(config, pages["wiki/a.md"]) is None
     assert cached_result(config, pages["wiki/none.md"]) is None
     off = cached_result(config, pages["wiki/off.md"])
@@ -167,8 +167,8 @@ def test_cached_result_reads_without_running(tmp_path: Path, no_worker: None) ->
 
 def test_cached_result_after_a_run(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"a.md": PAGE})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     config = load_config(root)
-    page = load_wiki(config, jobs=1, use_cache=False).pages["wiki/a.md"]
+    page = load_wiki(config, jobs=1, use_store=False).pages["wiki/a.md"]
     result = cached_result(config, page)
     assert result is not None and result.cached and result.status == "passed"

@@ -175,10 +175,10 @@ def test_results_come_back_in_page_order_with_not_run_pages_listed(tmp_path: Pat
     }
     root = make_repo(tmp_path, pages)
     config = load_config(root)
-    wiki = load_wiki(config, jobs=1, use_cache=False)
+    wiki = load_wiki(config, jobs=1, use_store=False)
     seen: list[str] = []
     results = run_pages(
-        config, wiki.pages.values(), use_cache=False, on_result=lambda r: seen.append(r.path)
+        config, wiki.pages.values(), use_store=False, on_result=lambda r: seen.append(r.path)
     )
     assert [(r.path, r.status, r.reason) for r in results] == [
         ("wiki/a.md", "passed", None),

@@ -33,7 +33,7 @@ def wiki(make_wiki, page) -> Wiki:
             "sources/s.md": "# Source S\n",
         }
     )
-    return load_wiki(load_config(root), jobs=1, use_cache=False)
+    return load_wiki(load_config(root), jobs=1, use_store=False)
 
 
 def test_edges_between_pages_with_their_kind(wiki: Wiki) -> None:
@@ -132,7 +132,7 @@ def test_graphml_holds_titles_and_tags_with_control_characters(make_wiki, page) 
     # XML 1.0 cannot hold most control characters even escaped: they used to make the
     # GraphML unreadable. They are replaced by U+FFFD.
     root = make_wiki({"wiki/a.md": page("# Bad \x0b title \x1b[31m\n", tags='["a\\x01b"]')})
-    graph = build_graph(load_wiki(load_config(root), jobs=1, use_cache=False))
+    graph = build_graph(load_wiki(load_config(root), jobs=1, use_store=False))
     again = nx.read_graphml(io.BytesIO(export(graph, "graphml").encode("utf-8")))
     assert again.nodes["wiki/a.md"]["title"] == "Bad \ufffd title \ufffd[31m"
     assert again.nodes["wiki/a.md"]["tags"] == "a\ufffdb"
@@ -146,6 +146,6 @@ def test_bare_urls_are_no_edges(make_wiki, page) -> None:
             "wiki/b.md": page("# B\n\nhttps://example.org/wiki/a.md\n"),
         }
     )
-    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
     assert sorted(edges(wiki)) == [("wiki/a.md", "wiki/b.md", "link")]
     assert [link.target for link in wiki.pages["wiki/b.md"].links] == []

@@ -118,7 +118,7 @@ RICH = page(
 
 def test_rich_outputs_are_mime_bundles_kept_as_plain_data(tmp_path: Path) -> None:
     root = make_repo(tmp_path, {"rich.md": RICH})
-    result = run(root, use_cache=True)["wiki/rich.md"]
+    result = run(root, use_store=True)["wiki/rich.md"]
     first, second = result.cells
     assert [list(d) for d in first.displays] == [
         ["text/html", "text/plain"],
@@ -129,7 +129,7 @@ def test_rich_outputs_are_mime_bundles_kept_as_plain_data(tmp_path: Path) -> Non
     assert second.value_data["image/svg+xml"].startswith("<svg")
     assert second.value_data["image/png"].startswith("iVBORw0KGgo")  # base64, as notebooks keep
     assert from_dict(json.loads(json.dumps(to_dict(result)))) == result
-    cached = run(root, use_cache=True)["wiki/rich.md"]
+    cached = run(root, use_store=True)["wiki/rich.md"]
     assert cached.cached and cached.cells == result.cells
 
 

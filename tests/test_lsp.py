@@ -222,7 +222,7 @@ def _apply_workspace_edit(root: Path, edit: types.WorkspaceEdit) -> set[str]:
 
 
 async def test_renaming_a_page_with_many_backlinks(client: Client, wiki_root):
-    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_cache=False)) == []
+    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_store=False)) == []
     old, new = "wiki/concepts/target.md", "wiki/moved/新目标.md"
     edit = await client.workspace_will_rename_files_async(
         types.RenameFilesParams(
@@ -239,7 +239,7 @@ async def test_renaming_a_page_with_many_backlinks(client: Client, wiki_root):
     (wiki_root / new).parent.mkdir(parents=True)
     (wiki_root / old).rename(wiki_root / new)
     assert "[[新目标]]" in (wiki_root / "wiki/notes/n07.md").read_text()
-    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_cache=False)) == []
+    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_store=False)) == []
 
 
 async def test_renaming_a_heading_rewrites_its_anchors(client: Client, wiki_root):
@@ -259,7 +259,7 @@ async def test_renaming_a_heading_rewrites_its_anchors(client: Client, wiki_root
     assert changed == {path, "wiki/concepts/target.md"}
     assert "## 多头注意力\n" in (wiki_root / path).read_text()
     assert "(注意力.md#多头注意力)" in (wiki_root / "wiki/concepts/target.md").read_text()
-    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_cache=False)) == []
+    assert run_checks(load_wiki(load_config(wiki_root), jobs=1, use_store=False)) == []
 
 
 async def test_definition_hover_references_and_symbols(client: Client, wiki_root):

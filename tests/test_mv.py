@@ -42,14 +42,14 @@ def _files(root: Path) -> dict[str, bytes]:
 def _findings(root: Path, moves: dict[str, str] | None = None) -> Counter[tuple[str, int, str]]:
     """Every diagnostic as (path after ``moves``, line, code): columns may shift when a
     longer path is written earlier on the same line."""
-    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
     return Counter(
         (moved_path(moves or {}, d.path) or d.path, d.line, d.code) for d in run_checks(wiki)
     )
 
 
 def _most_linked(root: Path) -> tuple[str, set[str]]:
-    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
     backlinks: dict[str, set[str]] = {}
     for source, target, _ in wiki.edges:
         backlinks.setdefault(target, set()).add(source)
@@ -89,7 +89,7 @@ def test_a_folder(synthetic: Path, run_kbtool) -> None:
     after = _files(synthetic)
     assert not any(p.startswith("wiki/queries/") for p in after)
     assert {moved_path(moves, p) for p in inside} <= set(after)
-    wiki = load_wiki(load_config(synthetic), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(synthetic), jobs=1, use_store=False)
     linking_in = {s for s, t, _ in wiki.edges if t.startswith("wiki/faq/questions/")}
     for path, data in after.items():
         old = next((p for p in before if moved_path(moves, p) == path), path)

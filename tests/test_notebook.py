@@ -125,7 +125,7 @@ def test_a_notebook_carries_the_cached_outputs(
 ) -> None:
     text = OPTIONS_PAGE + "\n```python\nprint('out')\n41 + 1\n```\n"
     root = make_repo(tmp_path / "repo", {"a.md": text})
-    run(root, use_cache=True)
+    run(root, use_store=True)
     out = tmp_path / "a.ipynb"
     assert run_kbtool("-C", root, "notebook", root / "wiki" / "a.md", "--out", out).code == 0
     cells = [

@@ -24,7 +24,7 @@ def render(tmp_path: Path, body: str, language: str = "zh") -> RenderedBody:
     path = tmp_path / "wiki" / "a.md"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(FRONT + body, encoding="utf-8")
-    wiki = load_wiki(Config(root=tmp_path), jobs=1, use_cache=False)
+    wiki = load_wiki(Config(root=tmp_path), jobs=1, use_store=False)
     return render_text(wiki.pages["wiki/a.md"], FRONT + body, wiki, None, translator(language))
 
 
@@ -164,7 +164,7 @@ def test_missing_mermaid_is_one_warning_for_the_whole_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
-    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 3), jobs=1, use_cache=False)
+    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 3), jobs=1, use_store=False)
     [warning] = diagrams.diagram_diagnostics(wiki.pages)
     assert (warning.code, warning.severity, warning.path) == ("KB510", "warning", "wiki/p0.md")
     assert warning.line == 8 and "3 Mermaid diagram(s) on 3 page(s)" in warning.message
@@ -173,13 +173,13 @@ def test_missing_mermaid_is_one_warning_for_the_whole_build(
 def test_no_warning_without_diagrams_or_with_mermaid(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 0), jobs=1, use_cache=False)
+    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 0), jobs=1, use_store=False)
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
     assert diagrams.diagram_diagnostics(wiki.pages) == []
     present = tmp_path / "mermaid.min.js"
     present.write_text("// mermaid")
     monkeypatch.setattr(diagrams, "MERMAID", present)
-    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 1), jobs=1, use_cache=False)
+    wiki = load_wiki(_wiki_with_diagrams(tmp_path, 1), jobs=1, use_store=False)
     assert diagrams.diagram_diagnostics(wiki.pages) == []
 
 
@@ -202,7 +202,7 @@ def test_type_labels_name_types_in_navigation_and_index_pages(tmp_path: Path) ->
         encoding="utf-8",
     )
     _wiki_with_diagrams(tmp_path, 0)
-    report = build_site(load_config(tmp_path), jobs=1, use_cache=False)
+    report = build_site(load_config(tmp_path), jobs=1, use_store=False)
     assert report.ok, report.diagnostics
     site = tmp_path / "site"
     page = (site / "wiki" / "plain.html").read_text(encoding="utf-8")

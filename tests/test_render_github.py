@@ -127,7 +127,7 @@ def _kbtool(wiki: Wiki, path: str, text: str) -> _Elements:
 
 @pytest.fixture(scope="module")
 def wikis() -> dict[Path, Wiki]:
-    return {root: load_wiki(Config(root=root), jobs=1, use_cache=False) for root in WIKIS}
+    return {root: load_wiki(Config(root=root), jobs=1, use_store=False) for root in WIKIS}
 
 
 @pytest.mark.parametrize("root", WIKIS, ids=lambda p: p.name if p != REPO else "bundled")

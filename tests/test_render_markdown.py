@@ -28,7 +28,7 @@ def render(
     for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text, encoding="utf-8")
-    wiki = load_wiki(Config(root=tmp_path), jobs=1, use_cache=False)
+    wiki = load_wiki(Config(root=tmp_path), jobs=1, use_store=False)
     page = wiki.pages[path]
     return render_text(page, files[path], wiki, result, translator("en"))
 

@@ -211,7 +211,7 @@ def test_an_unwritable_cache_is_not_fatal(root: Path, parses: list[str]) -> None
 def test_no_cache_parses_everything(root: Path, parses: list[str]) -> None:
     load(root)
     parses.clear()
-    load(root, use_cache=False)
+    load(root, use_store=False)
     assert len(parses) == 3
 
 
@@ -244,7 +244,7 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
     files["sources/s.md"] = "# S\n"
     root = make_wiki(files)
     config = load_config(root)
-    one = load_wiki(config, jobs=1, use_cache=False)
+    one = load_wiki(config, jobs=1, use_store=False)
     pools: list[int] = []
 
     real_pool = kbtool.stages.workers.worker_pool
@@ -254,7 +254,7 @@ def test_parallel_parsing_gives_the_same_pages_and_diagnostics(
         return real_pool(workers, *args)
 
     monkeypatch.setattr(kbtool.stages.workers, "worker_pool", counting_pool)
-    two = load_wiki(config, jobs=2, use_cache=False)
+    two = load_wiki(config, jobs=2, use_store=False)
     assert pools == [2]  # the pages really were parsed by two worker processes
     assert two.pages == one.pages
     diagnostics = run_checks(one)

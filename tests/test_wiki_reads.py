@@ -22,7 +22,7 @@ def _wiki(root: Path, body: str) -> Path:
 
 
 def _reads(root: Path) -> set[str]:
-    wiki = load_wiki(load_config(root), jobs=1, use_cache=False)
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
     run_checks(wiki)
     return wiki.reads("wiki/a.md")
 

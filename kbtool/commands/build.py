@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_statistics_format(args)
     config = load_project_config(args)
     report = build_site(
-        config, jobs=args.jobs, use_cache=not args.no_cache, full=args.clean, progress=sys.stderr
+        config, jobs=args.jobs, use_store=not args.no_cache, full=args.clean, progress=sys.stderr
     )
     print_report(report, args.format, config.root, args.statistics)
     if args.timings:

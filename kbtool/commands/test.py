@@ -53,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
-    wiki = load_wiki(config, jobs=args.jobs, use_cache=not args.no_cache)
+    wiki = load_wiki(config, jobs=args.jobs, use_store=not args.no_cache)
     pages = [
         page
         for page in wiki.pages.values()
@@ -70,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
         config,
         pages,
         jobs=args.jobs,
-        use_cache=not args.no_cache,
+        use_store=not args.no_cache,
         on_result=show,
         compare=args.compare_outputs,
     )

@@ -52,9 +52,9 @@ class _Project:
     in advance which items it will get, so it runs each page when its first item comes.
     """
 
-    def __init__(self, config: Config | None, use_cache: bool, compare: bool = False) -> None:
+    def __init__(self, config: Config | None, use_store: bool, compare: bool = False) -> None:
         self.config = config
-        self.use_cache = use_cache
+        self.use_store = use_store
         self.compare = compare
         self.folders: dict[Path, str] = {}
         if config is not None:
@@ -93,7 +93,7 @@ class _Project:
             run_pages(
                 self.config,
                 pages,
-                use_cache=self.use_cache,
+                use_store=self.use_store,
                 runner=self.runner,
                 on_result=self._done,
                 compare=self.compare,
@@ -121,7 +121,7 @@ class _Project:
         if self.solo is None:
             self.solo = Runner(self.config, jobs=1, on_notice=_said_at_configure)
         [result] = run_pages(
-            self.config, [page], use_cache=self.use_cache, runner=self.solo, compare=self.compare
+            self.config, [page], use_store=self.use_store, runner=self.solo, compare=self.compare
         )
         return result
 
@@ -171,9 +171,9 @@ def _said_at_configure(message: str) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    use_cache = not config.getoption("kbtool_no_cache")
+    use_store = not config.getoption("kbtool_no_cache")
     compare = config.getoption("kbtool_compare_outputs")
-    project = _Project(_kbtool_config(config.rootpath), use_cache, compare)
+    project = _Project(_kbtool_config(config.rootpath), use_store, compare)
     config.stash[_PROJECT] = project
     if project.config is not None and not hasattr(config, "workerinput"):  # once, not per worker
         notice = containment.warning(containment.probe(project.config))

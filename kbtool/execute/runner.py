@@ -238,7 +238,7 @@ def run_pages(
     config: Config,
     pages: Iterable[Page],
     jobs: int | None = None,
-    use_cache: bool = True,
+    use_store: bool = True,
     on_result: OnResult | None = None,
     runner: Runner | None = None,
     on_notice: OnNotice | None = None,
@@ -254,7 +254,7 @@ def run_pages(
     if store is None:
         with open_store(config.cache_path) as opened:
             return run_pages(
-                config, pages, jobs, use_cache, on_result, runner, on_notice, compare, opened
+                config, pages, jobs, use_store, on_result, runner, on_notice, compare, opened
             )
     pages = list(pages)
     by_path = {page.path: page for page in pages}
@@ -287,7 +287,7 @@ def run_pages(
         if plan.problems:
             done(problem_result(plan))
             continue
-        hit = cache.load(store, page.path, key) if use_cache else None
+        hit = cache.load(store, page.path, key) if use_store else None
         if hit is not None:
             done(hit)
         else:

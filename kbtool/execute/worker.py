@@ -16,7 +16,6 @@ It runs up to ``jobs`` page processes at once and exits when stdin closes and al
 
 from __future__ import annotations
 
-import gc
 import importlib
 import json
 import os
@@ -28,7 +27,7 @@ from collections import deque
 from types import FrameType
 from typing import Any
 
-from kbtool import lifecycle
+from kbtool import collector, lifecycle
 from kbtool.execute import ipython, landlock, procs, sandbox
 from kbtool.execute.protocol import LineReader, encode, write_all
 from kbtool.execute.supervise import PageProcess
@@ -178,8 +177,7 @@ def main(settings_json: str | None = None) -> None:
     landlock.abi_version()  # and ctypes' libc handle with it
     # Everything imported so far is shared with every page process. Frozen, the garbage
     # collector of a page process never walks it, so its memory pages are never copied.
-    gc.collect()
-    gc.freeze()
+    collector.hold(collect_first=True)
     # Pages run without network unless they allow it; leaving the network here, once, is much
     # cheaper than a namespace per page (creating and tearing one down costs milliseconds).
     network = procs.leave_network()

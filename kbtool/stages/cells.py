@@ -23,6 +23,6 @@ def run_cells(run: Run, wiki: Wiki, paths: Iterable[str] | None = None) -> dict[
     if not pages:
         return {}
     results = run_pages(
-        config, pages, jobs=run.workers.jobs, use_cache=run.use_store, store=run.store
+        config, pages, jobs=run.workers.jobs, use_store=run.use_store, store=run.store
     )
     return {r.path: r for r in results}

@@ -9,12 +9,12 @@ store only when a later stage asks for them (:func:`fetch_bodies`, :func:`fetch_
 from __future__ import annotations
 
 import contextlib
-import gc
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
 
+from kbtool import collector
 from kbtool.config import Config
 from kbtool.discover import Found
 from kbtool.model import Page
@@ -105,7 +105,7 @@ def load_pages(
     # Not for a few pages: a long-running process (the language server) loads a page at each
     # keystroke, and what it made since the last load would never be collected.
     many = len(todo) >= _PARALLEL_THRESHOLD
-    with _kept_from_collection() if many else contextlib.nullcontext():
+    with collector.holding() if many else contextlib.nullcontext():
         for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
             todo, parsed, strict=True
         ):
@@ -137,21 +137,6 @@ def load_pages(
         decoding(decode_body, bodies, encoded_bodies),
         decoding(decode_doc, {}, encoded_docs),
     )
-
-
-@contextlib.contextmanager
-def _kept_from_collection() -> Iterator[None]:
-    """What is made inside is kept for the rest of the run: unpickling every page makes
-    millions of objects, none of them garbage, that the garbage collector would walk again
-    and again. No collection runs inside, and what was made is frozen out of its sight."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        gc.freeze()
-        if enabled:
-            gc.enable()
 
 
 def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> dict[str, str]:
@@ -201,7 +186,7 @@ def _parse_all(
 def load_wiki(
     config: Config,
     jobs: int | None = None,
-    use_cache: bool = True,
+    use_store: bool = True,
     snapshot: Snapshot | None = None,
     progress: OnProgress | None = None,
 ) -> Wiki:
@@ -209,7 +194,7 @@ def load_wiki(
     need only pages: graph, fix, test). ``progress(parsed, to parse)`` is told as pages are
     parsed."""
     with open_store(config.cache_path) as store:
-        run = new_run(config, store, snapshot=snapshot, jobs=jobs, use_store=use_cache)
+        run = new_run(config, store, snapshot=snapshot, jobs=jobs, use_store=use_store)
         pages = dict(load_pages(run, on_parsed=counting(progress)).pages.items())
     return Wiki(config, pages, list(run.snapshot.unreadable))
 

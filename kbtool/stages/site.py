@@ -7,11 +7,11 @@ the holes of the body its page worker rendered.
 
 from __future__ import annotations
 
-import gc
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
+from kbtool import collector
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
@@ -75,7 +75,7 @@ class BuildReport:
 def build_site(
     config: Config,
     jobs: int | None = None,
-    use_cache: bool = True,
+    use_store: bool = True,
     full: bool = False,
     progress: TextIO | None = None,
     reuse: Reuse | None = None,
@@ -100,7 +100,7 @@ def build_site(
             store,
             snapshot=snapshot,
             jobs=jobs,
-            use_store=use_cache,
+            use_store=use_store,
             progress=progress,
             reuse=reuse,
             watched=watched,
@@ -108,7 +108,7 @@ def build_site(
         run.clock = Timings(report.seconds, report.in_workers)
         run.clock.count_workers(lambda: run.workers.seconds)
         key = unchanged_key(run)
-        last = last_build(run, key) if use_cache and not full else None
+        last = last_build(run, key) if use_store and not full else None
         if last is not None:
             return _unchanged(report, last, run)
         forget_build(run)
@@ -118,7 +118,7 @@ def build_site(
             return report
         # What the build has loaded and checked it keeps to its end: out of the garbage
         # collector's sight, a collection never walks every page again (seconds, cold).
-        gc.freeze()
+        collector.hold()
         # The check's wiki, with the real pages (each read when a stage asks for it).
         wiki = checked.wiki.with_pages(loaded.pages)
         results = _cells(run, wiki, checked, report)
