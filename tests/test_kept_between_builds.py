@@ -84,13 +84,16 @@ def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
     tmp_path: Path,
 ) -> None:
     _wiki(tmp_path)
+    (tmp_path / "wiki" / "d.md").write_text(_page("Page d", "Alone."))
     kept = Kept()
     assert build_site(load_config(tmp_path), jobs=1, kept=kept).ok
     planned = {path: item for path, (_, item) in kept.outputs.items()}
     (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
     report = build_site(load_config(tmp_path), jobs=1, kept=kept)
     assert report.ok
-    assert kept.outputs["wiki/c.md"][1] is planned["wiki/c.md"]
+    assert kept.outputs["wiki/d.md"][1] is planned["wiki/d.md"]
+    # c, which links b as a did, showed a among its similar pages: its key changed too.
+    assert kept.outputs["wiki/c.md"][1].key != planned["wiki/c.md"].key
     assert kept.outputs["wiki/a.md"][1].key != planned["wiki/a.md"].key
     # b.md shows a.md's new title (its wikilink): its PageInfo, so its key, changed too.
     assert kept.outputs["wiki/b.md"][1].key != planned["wiki/b.md"].key

@@ -9,11 +9,12 @@ from __future__ import annotations
 from kbtool.build.memo import forget_gone, remembered
 from kbtool.build.planned import Planned
 from kbtool.render.context import SiteContext
-from kbtool.render.pages import page_key, result_digest
+from kbtool.render.pages import page_key, result_digest, similar_digest
 from kbtool.store.records import OUTPUT
 
-#: path -> ((settings, file digest, PageInfo digest, cell results digest), the page's output)
-KeptOutputs = dict[str, tuple[tuple[bytes, str, str, str], Planned]]
+#: path -> ((settings, file digest, PageInfo digest, cell results digest, similar pages),
+#: the page's output)
+KeptOutputs = dict[str, tuple[tuple[bytes, str, str, str, str], Planned]]
 
 
 def page_outputs(
@@ -37,6 +38,7 @@ def page_outputs(
 
 def _made_of(
     site: SiteContext, common: bytes, digest: str, path: str
-) -> tuple[bytes, str, str, str]:
+) -> tuple[bytes, str, str, str, str]:
     """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
-    return (common, digest, site.listings[path].info_digest, result_digest(site.results.get(path)))
+    info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
+    return (common, digest, info, results, similar_digest(site, path))

@@ -23,6 +23,7 @@ from kbtool.build.render import stage
 from kbtool.build.run import Kept, Run, new_run
 from kbtool.build.scan import Snapshot
 from kbtool.build.search import index_site
+from kbtool.build.similar import similar_pages
 from kbtool.build.siteinfo import keep_infos, site_infos
 from kbtool.build.spare import clear_changed, keep_spare, linked_spare, take_spare
 from kbtool.build.unchanged import (
@@ -118,7 +119,10 @@ def build_site(
             return report
         published = {} if full else load_published(store, site_dir, run.kept.published)
         facts = site_infos(run, wiki, checked)
-        site = SiteContext(config, wiki, facts.infos, facts.listings, results)
+        run.clock.lap("plan")  # the site facts' share of it
+        similar = similar_pages(run, facts.listings)
+        run.clock.lap("similar")
+        site = SiteContext(config, wiki, facts.infos, facts.listings, results, similar=similar)
         trusted = store if run.use_store else None
         plan = plan_site(trusted, site, published, run.snapshot.digests(), run.kept.outputs)
         report.outputs = len(plan.outputs)

@@ -29,6 +29,8 @@ class SiteContext:
     results: dict[str, PageResult]
     #: the bodies of the pages to render, rendered when they were parsed, with holes to fill
     bodies: Mapping[str, PageBody] = field(default_factory=dict)
+    #: each page's similar pages (:mod:`kbtool.render.similar`), by path
+    similar: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     @property
     def t(self) -> Callable[..., str]:
