@@ -36,6 +36,7 @@ SHOTS: dict[str, tuple[str, int, int, int, str | None]] = {
     "transformer-phone": ("wiki/concepts/transformer.html", 390, 844, 2, None),
     "similar-phone": ("wiki/concepts/mamba.html", 390, 844, 2, "#similar"),
     "hubs-desktop": ("hubs.html", 1280, 800, 1, None),
+    "changes-desktop": ("changes.html", 1280, 800, 1, None),
 }
 CHROMIUM = os.environ.get("KBTOOL_CHROMIUM", "/usr/bin/chromium")
 

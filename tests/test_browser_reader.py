@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from _browser import open_page, screenshot
+from git_support import git
 
 from kbtool.cli import main
 
@@ -30,6 +31,13 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for name in ("wiki", "sources"):
         shutil.copytree(REPO / name, root / name)
     shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    if shutil.which("git"):  # a history: every page added on one day, one edited on the next
+        git(root, "init", "-q")
+        git(root, "add", ".")
+        git(root, "commit", "-qm", "wiki", day="2026-11-02")
+        with (root / "wiki/concepts/mamba.md").open("a", encoding="utf-8") as text:
+            text.write("\n更多内容。\n")
+        git(root, "commit", "-qam", "edit", day="2026-11-05")
     assert main(["-C", str(root), "build"]) == 0, "kbtool build of the bundled wiki failed"
     return root / "site"
 
@@ -77,5 +85,31 @@ def test_the_most_linked_page_ranks_hubs_from_file(browser: Any, site: Path) -> 
     assert len(numbers) >= 10 and numbers == sorted(numbers, reverse=True)
     assert page.locator(".hub-list a").first.inner_text() == "Transformer"
     screenshot(page, "hubs")
+    assert page.watched.outside == [] and page.watched.errors == []
+    context.close()
+
+
+@pytest.mark.parametrize("width", [1280, PHONE])
+def test_whats_new_shows_the_days_changes_and_links_the_feed(
+    browser: Any, site: Path, width: int
+) -> None:
+    if not shutil.which("git"):
+        pytest.skip("git is not installed")
+    context, page = visit_file(browser, site, "index.html", width=width)
+    feed = page.locator('head link[rel="alternate"][type="application/atom+xml"]')
+    assert feed.get_attribute("href") == "feed.xml"
+    page.locator('a[href="changes.html"]').first.click()
+    page.wait_for_load_state("load")
+    days = page.locator(".change-day h2").all_inner_texts()
+    assert days == ["2026-11-05", "2026-11-02"]
+    first = page.locator(".change-day").first
+    assert first.locator(".change-edited a").all_inner_texts() == ["Mamba（选择性状态空间模型）"]
+    assert page.locator(".change-day").nth(1).locator(".change-added").count() >= 30
+    box = first.bounding_box()
+    assert box is not None and box["x"] + box["width"] <= width
+    screenshot(page, f"changes-{width}")
+    page.locator("a.feed-link").click()  # the feed opens from file:// as XML
+    page.wait_for_load_state("load")
+    assert page.url.endswith("feed.xml")
     assert page.watched.outside == [] and page.watched.errors == []
     context.close()

@@ -37,6 +37,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
+from kbtool.render.changes import site_changes
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.store.db import open_store
@@ -122,7 +123,12 @@ def build_site(
         run.clock.lap("plan")  # the site facts' share of it
         similar = similar_pages(run, facts.listings)
         run.clock.lap("similar")
-        site = SiteContext(config, wiki, facts.infos, facts.listings, results, similar=similar)
+        folders = (*config.wiki_folders, config.sources)
+        changes = tuple(site_changes(config.root, folders, facts.listings))
+        run.clock.lap("history")
+        site = SiteContext(
+            config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
+        )
         trusted = store if run.use_store else None
         plan = plan_site(trusted, site, published, run.snapshot.digests(), run.kept.outputs)
         report.outputs = len(plan.outputs)
