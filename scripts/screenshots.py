@@ -1,4 +1,5 @@
-"""Take the README's pictures of the bundled site: the Transformer page, desktop and phone.
+"""Take the docs' pictures of the bundled site: the Transformer page, desktop and phone, and
+the reading aids (docs/reading.md).
 
     python scripts/screenshots.py            # or: make screenshots
 
@@ -28,9 +29,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
-PAGE = "wiki/concepts/transformer.html"
-#: name -> (viewport width, height, device scale): a laptop screen and a common phone.
-SHOTS = {"transformer-desktop": (1280, 800, 1), "transformer-phone": (390, 844, 2)}
+#: name -> (page, viewport width, height, device scale, the element to picture or None for
+#: the screen): a laptop screen and a common phone.
+SHOTS: dict[str, tuple[str, int, int, int, str | None]] = {
+    "transformer-desktop": ("wiki/concepts/transformer.html", 1280, 800, 1, None),
+    "transformer-phone": ("wiki/concepts/transformer.html", 390, 844, 2, None),
+    "similar-phone": ("wiki/concepts/mamba.html", 390, 844, 2, "#similar"),
+    "hubs-desktop": ("hubs.html", 1280, 800, 1, None),
+    "changes-desktop": ("changes.html", 1280, 800, 1, None),
+}
 CHROMIUM = os.environ.get("KBTOOL_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -71,7 +78,7 @@ def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
     written = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, (width, height, scale) in SHOTS.items():
+        for name, (page_path, width, height, scale, part) in SHOTS.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
                 device_scale_factor=scale,
@@ -82,10 +89,13 @@ def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
                 "**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort()
             )
             page = context.new_page()
-            page.goto(base + PAGE, wait_until="networkidle")
+            page.goto(base + page_path, wait_until="networkidle")
             page.evaluate("document.fonts.ready")
             path = out / f"{name}.png"
-            page.screenshot(path=str(path))
+            if part is None:
+                page.screenshot(path=str(path))
+            else:
+                page.locator(part).screenshot(path=str(path))
             written.append(path)
             context.close()
         browser.close()

@@ -11,6 +11,7 @@ from typing import Any
 from kbtool.config import Config
 from kbtool.execute.results import PageResult
 from kbtool.render import urls
+from kbtool.render.changes import Change
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
@@ -29,6 +30,10 @@ class SiteContext:
     results: dict[str, PageResult]
     #: the bodies of the pages to render, rendered when they were parsed, with holes to fill
     bodies: Mapping[str, PageBody] = field(default_factory=dict)
+    #: each page's similar pages (:mod:`kbtool.render.similar`), by path
+    similar: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: the recent changes, newest first (:mod:`kbtool.render.changes`)
+    changes: tuple[Change, ...] = ()
 
     @property
     def t(self) -> Callable[..., str]:

@@ -18,6 +18,8 @@ from kbtool.render.site import Listing
 
 RECENT = 20
 HOME_TAGS = 80
+#: how many pages the "most linked" page ranks
+HUBS_TOP = 100
 
 
 @dataclass(frozen=True)
@@ -127,6 +129,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
             },
         )
     )
+    out.append(hubs_page(site))
     out.append(IndexPage(urls.SEARCH, "search.html", t("search"), {"search_page": True}))
     # A 404 page is served at whatever depth the missing address had, so its links cannot be
     # relative: they start at the configured base URL, else at the host's root.
@@ -134,6 +137,20 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     out.append(IndexPage(urls.NOT_FOUND, "404.html", t("not_found_title"), {"root": root_404}))
     out.append(sitemap(site, [p.output for p in out if p.output != urls.NOT_FOUND]))
     return out
+
+
+def hubs_page(site: SiteContext) -> IndexPage:
+    """``hubs.html``: the wiki's hubs, the :data:`HUBS_TOP` pages most pages link to (ties
+    by title), each with that count; pages no page links are left out."""
+    ranked = sorted(
+        (item for item in site.listings.values() if item.backlinks),
+        key=lambda item: (-len(item.backlinks), item.ref.title.lower(), item.ref.path),
+    )[:HUBS_TOP]
+    entries = [
+        {**_entry(item, urls.HUBS, site.type_label(item.ref.type)), "count": len(item.backlinks)}
+        for item in ranked
+    ]
+    return IndexPage(urls.HUBS, "hubs.html", site.t("hubs_title"), {"entries": entries})
 
 
 def sitemap(site: SiteContext, index_outputs: list[str]) -> IndexPage:

@@ -52,7 +52,14 @@ def page_key(site: SiteContext, path: str, digest: str) -> str:
     key.update(digest.encode())
     key.update(site.listings[path].info_digest.encode())
     key.update(result_digest(site.results.get(path)).encode())
+    key.update(similar_digest(site, path).encode())
     return key.hexdigest()
+
+
+def similar_digest(site: SiteContext, path: str) -> str:
+    """Its similar pages as the page shows them (path, title, type)."""
+    shown = (site.listings[other].ref.parts() for other in site.similar.get(path, ()))
+    return "\x01".join("\x00".join(parts) for parts in shown)
 
 
 def _toc(headings: tuple[Heading, ...]) -> str:
@@ -83,6 +90,7 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         (e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.sources
     ]
     backlinks = [(r.title, link(r), r.type) for r in info.backlinks]
+    similar = [site.listings[p].ref for p in site.similar.get(path, ())]
     tags = [(tag, urls.href(output, urls.tag_output(tag))) for tag in info.tags]
     page_type = info.ref.type
     type_url = (
@@ -102,6 +110,7 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         related=related,
         sources=sources,
         backlinks=backlinks,
+        similar=[(r.title, link(r), r.type) for r in similar],
         tags=tags,
         type_url=type_url,
         neighbourhood=Markup(neighbourhood_svg(info, link, t("neighbourhood"))),

@@ -17,6 +17,7 @@ from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page
 from kbtool.render.indexes import index_pages
+from kbtool.render.whatsnew import whatsnew_pages
 from kbtool.stages.planned import Planned
 from kbtool.store.db import Store
 from kbtool.store.records import INDEXES
@@ -57,6 +58,7 @@ def _made(site: SiteContext) -> list[Planned]:
     page = graph_page(site, data)
     planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
     planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
+    planned += [Planned(p.output, p.key(site), "index", p) for p in whatsnew_pages(site)]
     return planned
 
 
@@ -66,4 +68,6 @@ def _listings_digest(site: SiteContext) -> str:
     digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
     for path, listing in site.listings.items():
         digest.update(f"{path}\x00{listing.info_digest}\x00".encode())
+    for change in site.changes:  # what's new shows the history too
+        digest.update(f"{change.day}\x00{change.kind}\x00{change.path}\x00".encode())
     return digest.hexdigest()

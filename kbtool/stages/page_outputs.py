@@ -1,12 +1,12 @@
 """Every page's output as the plan has it, reused while what its key was made of is the same:
-the settings, the file's digest and the digest of its PageInfo and of its cell results. After
-an edit only the pages whose inputs changed have their key made again.
+the settings, the file's digest and the digests of its PageInfo, its cell results and its
+similar pages. After an edit only the pages whose inputs changed have their key made again.
 """
 
 from __future__ import annotations
 
 from kbtool.render.context import SiteContext
-from kbtool.render.pages import page_key, result_digest
+from kbtool.render.pages import page_key, result_digest, similar_digest
 from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import Planned
 from kbtool.stages.reused import OUTPUTS
@@ -31,6 +31,7 @@ def page_outputs(site: SiteContext, digests: dict[str, str], reuse: Reuse) -> li
 
 def _made_of(
     site: SiteContext, common: bytes, digest: str, path: str
-) -> tuple[bytes, str, str, str]:
+) -> tuple[bytes, str, str, str, str]:
     """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
-    return (common, digest, site.listings[path].info_digest, result_digest(site.results.get(path)))
+    info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
+    return (common, digest, info, results, similar_digest(site, path))

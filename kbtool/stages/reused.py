@@ -51,8 +51,9 @@ LISTINGS: Reusable[tuple[str, Ref], Listing] = Reusable(
     "listing",
 )
 REFS: Reusable[tuple[str, str], Ref] = Reusable("refs", "the page's title and type")
-OUTPUTS: Reusable[tuple[bytes, str, str, str], Planned] = Reusable(
-    "page outputs", "the settings, the file's digest, its PageInfo's and cell results' digests"
+OUTPUTS: Reusable[tuple[bytes, str, str, str, str], Planned] = Reusable(
+    "page outputs",
+    "the settings, the file's digest, its PageInfo's, cell results' and similar pages' digests",
 )
 SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",

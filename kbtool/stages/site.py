@@ -16,6 +16,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
+from kbtool.render.changes import site_changes
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.reuse.values import WHOLE, Reuse
@@ -33,6 +34,7 @@ from kbtool.stages.reused import SITE_RECORD, SPARE
 from kbtool.stages.run import Run, new_run
 from kbtool.stages.scan import Snapshot
 from kbtool.stages.search import index_site
+from kbtool.stages.similar import similar_pages
 from kbtool.stages.siteinfo import keep_infos, site_infos
 from kbtool.stages.unchanged import (
     LastBuild,
@@ -127,7 +129,15 @@ def build_site(
         held_record = reuse.get(SITE_RECORD, WHOLE, str(site_dir))
         published = {} if full else load_published(store, site_dir, held_record)
         facts = site_infos(run, wiki, checked)
-        site = SiteContext(config, wiki, facts.infos, facts.listings, results)
+        run.clock.lap("plan")  # the site facts' share of it
+        similar = similar_pages(run, facts.listings)
+        run.clock.lap("similar")
+        folders = (*config.wiki_folders, config.sources)
+        changes = tuple(site_changes(config.root, folders, facts.listings))
+        run.clock.lap("history")
+        site = SiteContext(
+            config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
+        )
         trusted = store if run.use_store else None
         plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
         report.outputs = len(plan.outputs)

@@ -148,6 +148,13 @@ PUBLISHED = RecordKind(
 LAYOUT = RecordKind(
     "layout", "the graph's pages and edges", JSON, "kbtool.render.graphpage", per_page=False
 )
+SIMILAR = RecordKind(
+    "similar",
+    "(none: holds a digest of each page's and tag's neighbours, compared node by node)",
+    JSON,
+    "kbtool.stages.similar",
+    per_page=False,
+)
 UNCHANGED = RecordKind(
     "unchanged",
     "every file's digest, the settings, today's date, the site folder",
@@ -170,6 +177,7 @@ KINDS: tuple[RecordKind, ...] = (
     INDEXES,
     PUBLISHED,
     LAYOUT,
+    SIMILAR,
     UNCHANGED,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)
