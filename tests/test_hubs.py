@@ -6,9 +6,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from kbtool.stages.site import build_site
-
 from kbtool.config import load_config
+from kbtool.stages.site import build_site
 
 
 def test_hubs_are_ranked_by_the_pages_that_link_them(

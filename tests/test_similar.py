@@ -10,8 +10,6 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
-from kbtool.stages import similar as build_similar
-from kbtool.stages.site import build_site
 
 from kbtool.config import load_config
 from kbtool.render import similar
@@ -23,6 +21,8 @@ from kbtool.render.similar import (
     similar_all,
     similar_to,
 )
+from kbtool.stages import similar as build_similar
+from kbtool.stages.site import build_site
 
 
 def random_wiki(
