@@ -53,6 +53,7 @@ from harness import (  # noqa: E402
     within,
 )
 from serve_probe import measure_serve  # noqa: E402
+from synth import VOCABULARIES  # noqa: E402
 
 # The synthetic wiki has broken links on purpose (for the check benchmark); here they must not
 # stop the build, so links are warnings and graph findings are off.
@@ -90,7 +91,9 @@ def bench_serve(n: int, args: argparse.Namespace) -> float:
     limit = args.step_timeout
     repeats = 1 if args.quick else args.edits
     with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-serve-{n}-") as tmp:
-        ws = Workspace.create(Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search))
+        ws = Workspace.create(
+            Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search), args.vocabulary
+        )
         print("\n".join(header("kbtool serve benchmark", n, ws)), flush=True)
         ws.forget()
         cold = run_kbtool(ws.root, "build", timeout=limit, ok=(0,))
@@ -113,7 +116,9 @@ def bench(n: int, args: argparse.Namespace) -> float:
     repeats = 1 if args.quick else 3
     timings = ["--timings"] if supports("build", "--timings") else []
     with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-build-{n}-") as tmp:
-        ws = Workspace.create(Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search))
+        ws = Workspace.create(
+            Path(tmp), n, PYPROJECT + ("search = false\n" * args.no_search), args.vocabulary
+        )
         print("\n".join(header("kbtool build and serve benchmark", n, ws)), flush=True)
         print_calibration(markdown_files(ws.root), args.reference, args.quick)
         floor = render_seconds(Pages.read(markdown_files(ws.root)))
@@ -215,6 +220,9 @@ def main() -> None:
         help="build without the search index (search = false), as the build targets assume",
     )
     parser.add_argument("--mkdocs", action="store_true", help="add the mkdocs build peer figure")
+    parser.add_argument(
+        "--vocabulary", choices=VOCABULARIES, default="real", help="synth.py's words"
+    )
     parser.add_argument(
         "--serve-only", action="store_true", help="only serve's figure (after a cold build)"
     )

@@ -185,10 +185,10 @@ def _bytes(folder: Path, suffix: str = "") -> int:
     return sum(p.stat().st_size for p in folder.rglob("*" + suffix) if p.is_file())
 
 
-def bench(n: int, jobs: int | None, browser: bool) -> dict[str, Any]:
+def bench(n: int, jobs: int | None, browser: bool, vocabulary: str = "real") -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix=f"kbtool-search-bench-{n}-") as tmp:
         root = Path(tmp)
-        synth.generate(root, n)
+        synth.generate(root, n, vocabulary=vocabulary)
         (root / "pyproject.toml").write_text(PYPROJECT, encoding="utf-8")
         config = load_config(root)
         report = build_site(config, jobs=jobs)
@@ -267,8 +267,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=None, help="worker processes")
     parser.add_argument("--browser", action="store_true", help="time first results in Chromium")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--vocabulary", choices=synth.VOCABULARIES, default="real", help="synth.py's words"
+    )
     args = parser.parse_args()
-    r = bench(args.n, args.jobs, args.browser)
+    r = bench(args.n, args.jobs, args.browser, args.vocabulary)
     if args.json:
         print(json.dumps(r, ensure_ascii=False, indent=2))
         return

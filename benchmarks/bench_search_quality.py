@@ -243,10 +243,10 @@ def bundled() -> dict:
     return evaluate(docs, bundled_cases(docs), LABELS)
 
 
-def synthetic(n: int) -> dict:
+def synthetic(n: int, vocabulary: str = "real") -> dict:
     with tempfile.TemporaryDirectory(prefix=f"kbtool-search-quality-{n}-") as tmp:
         root = Path(tmp)
-        docs = page_docs(root, synth.generate(root, n))
+        docs = page_docs(root, synth.generate(root, n, vocabulary=vocabulary))
     return evaluate(docs, synthetic_cases(docs), {})
 
 
@@ -269,8 +269,11 @@ def main() -> None:
     parser.add_argument("-n", type=int, default=2000, help="synthetic pages (default 2,000)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.add_argument("--misses", action="store_true", help="list the queries not answered first")
+    parser.add_argument(
+        "--vocabulary", choices=synth.VOCABULARIES, default="real", help="synth.py's words"
+    )
     args = parser.parse_args()
-    reports = {"bundled": bundled(), "synthetic": synthetic(args.n)}
+    reports = {"bundled": bundled(), "synthetic": synthetic(args.n, args.vocabulary)}
     if args.json:
         print(json.dumps(reports, ensure_ascii=False, indent=2))
         return

@@ -169,9 +169,9 @@ class Workspace:
     edits: int = field(default=0)
 
     @classmethod
-    def create(cls, root: Path, n: int, pyproject: str) -> Workspace:
+    def create(cls, root: Path, n: int, pyproject: str, vocabulary: str = "real") -> Workspace:
         started = time.perf_counter()
-        pages = synth.generate(root, n)
+        pages = synth.generate(root, n, vocabulary=vocabulary)
         (root / "pyproject.toml").write_text(pyproject, encoding="utf-8")
         return cls(root, pages, time.perf_counter() - started)
 

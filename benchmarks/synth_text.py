@@ -173,15 +173,29 @@ URLS = (
 Choose = Callable[[], str]
 
 
-def url(rng: random.Random) -> str:
+class PageRandom(random.Random):
+    """A page's random source that also draws its words: here the small fixed vocabulary
+    (``synth_vocab.RealRandom`` draws from a real one)."""
+
+    def word(self) -> str:
+        return self.choice(WORDS)
+
+    def term(self) -> str:
+        return self.choice(TERMS)
+
+    def words(self, count: int) -> list[str]:
+        return self.sample(WORDS, count)
+
+
+def url(rng: PageRandom) -> str:
     slug = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(10))
     a, b = f"2{rng.randint(100, 612)}", f"{rng.randint(10000, 39999)}"
     return rng.choice(URLS).format(a=a, b=b, slug=slug)
 
 
-def clause(rng: random.Random, link: Choose) -> str:
+def clause(rng: PageRandom, link: Choose) -> str:
     """One clause; about half carry markup (a link, bold beside CJK punctuation, code, math)."""
-    w1, w2, term = rng.choice(WORDS), rng.choice(WORDS), rng.choice(TERMS)
+    w1, w2, term = rng.word(), rng.word(), rng.term()
     kind = rng.randrange(14)
     if kind == 0:
         return f"{w1}{rng.choice(VERBS)}{w2}的上限"
@@ -210,55 +224,55 @@ def clause(rng: random.Random, link: Choose) -> str:
     if kind == 11:
         return f"*{term}* 一节给出了{w1}的消融"
     if kind == 12:
-        return f"{w1}、{w2}与{rng.choice(WORDS)}三者相互牵制"
+        return f"{w1}、{w2}与{rng.word()}三者相互牵制"
     return f"{w1}——尤其是 {term} 场景下的{w2}——仍需 {link()} 那样的验证"
 
 
-def sentence(rng: random.Random, link: Choose, clauses: tuple[int, int] = (2, 4)) -> str:
+def sentence(rng: PageRandom, link: Choose, clauses: tuple[int, int] = (2, 4)) -> str:
     parts = [clause(rng, link) for _ in range(rng.randint(*clauses))]
     return "，".join(parts) + rng.choice(("。", "。", "；", "！"))
 
 
-def paragraph(rng: random.Random, link: Choose, sentences: tuple[int, int] = (2, 4)) -> str:
+def paragraph(rng: PageRandom, link: Choose, sentences: tuple[int, int] = (2, 4)) -> str:
     return "".join(sentence(rng, link) for _ in range(rng.randint(*sentences)))
 
 
-def summary(rng: random.Random) -> str:
+def summary(rng: PageRandom) -> str:
     """A one-line summary: long, plain Chinese with English terms, no markup."""
-    parts = [f"{rng.choice(WORDS)}{rng.choice(VERBS)}{rng.choice(WORDS)}" for _ in range(3)]
-    return f"{rng.choice(TERMS)} 通过{'，'.join(parts)}，成为{rng.choice(WORDS)}的常见方案。"
+    parts = [f"{rng.word()}{rng.choice(VERBS)}{rng.word()}" for _ in range(3)]
+    return f"{rng.term()} 通过{'，'.join(parts)}，成为{rng.word()}的常见方案。"
 
 
-def bullets(rng: random.Random, link: Choose, count: int, numbered: bool = False) -> list[str]:
+def bullets(rng: PageRandom, link: Choose, count: int, numbered: bool = False) -> list[str]:
     lines = []
     for i in range(1, count + 1):
         mark = f"{i}." if numbered else "-"
-        lead = f"**{rng.choice(WORDS)}**：" if rng.random() < 0.6 else ""
+        lead = f"**{rng.word()}**：" if rng.random() < 0.6 else ""
         lines.append(f"{mark} {lead}{sentence(rng, link, (1, 3))}")
     return lines
 
 
-def abbreviation_table(rng: random.Random) -> list[str]:
+def abbreviation_table(rng: PageRandom) -> list[str]:
     rows = rng.sample(ABBREVIATIONS, rng.randint(3, 9))
     lines = ["| 缩写 | 英文全称 | 简要说明 |", "|------|----------|----------|"]
     return lines + [f"| {a} | {b} | {c} |" for a, b, c in rows]
 
 
-def comparison_table(rng: random.Random, link: Choose) -> list[str]:
+def comparison_table(rng: PageRandom, link: Choose) -> list[str]:
     columns = rng.randint(3, 7)
-    head = ["维度", *rng.sample(WORDS, columns - 1)]
+    head = ["维度", *rng.words(columns - 1)]
     lines = ["| " + " | ".join(head) + " |", "|" + "------|" * columns]
     for _ in range(rng.randint(3, 7)):
-        cells = [rng.choice(WORDS)]
+        cells = [rng.word()]
         for _ in range(columns - 1):
             cells.append(
                 rng.choice(
                     (
-                        f"{rng.choice(WORDS)}，{rng.choice(WORDS)}",
+                        f"{rng.word()}，{rng.word()}",
                         f"**{rng.choice(('高', '低', '中等', '更稳'))}**",
                         link(),
                         f"\\({rng.choice(INLINE_MATH)}\\)",
-                        f"{rng.choice(TERMS)} / {rng.choice(TERMS)}",
+                        f"{rng.term()} / {rng.term()}",
                         f"`{rng.choice(IDENTIFIERS)}`",
                     )
                 )
@@ -267,22 +281,22 @@ def comparison_table(rng: random.Random, link: Choose) -> list[str]:
     return lines
 
 
-def display_math(rng: random.Random) -> list[str]:
+def display_math(rng: PageRandom) -> list[str]:
     return ["$$", rng.choice(DISPLAY_MATH), "$$"]
 
 
-def mermaid(rng: random.Random) -> list[str]:
+def mermaid(rng: PageRandom) -> list[str]:
     nodes = rng.randint(4, 9)
     lines = ["```mermaid", f"flowchart {rng.choice(('TB', 'LR', 'TD'))}"]
     for i in range(nodes):
-        lines.append(f'  n{i}["{rng.choice(WORDS)}<br/>{rng.choice(TERMS)}"]')
+        lines.append(f'  n{i}["{rng.word()}<br/>{rng.term()}"]')
     lines.append("")
     lines += [f"  n{i} --> n{i + 1}" for i in range(nodes - 1)]
     lines += [f"  n0 -.-> n{rng.randrange(1, nodes)}" for _ in range(rng.randint(0, 2))]
     return [*lines, "```"]
 
 
-def python_block(rng: random.Random) -> list[str]:
+def python_block(rng: PageRandom) -> list[str]:
     """An illustration (pages here do not opt in to running), like most real pages' code."""
     dim, heads = rng.choice((64, 128, 256)), rng.choice((4, 8))
     return [
@@ -292,7 +306,7 @@ def python_block(rng: random.Random) -> list[str]:
         "",
         "",
         f"class {rng.choice(('Chunk', 'Policy', 'Critic', 'Encoder'))}Head(nn.Module):",
-        f'    """{rng.choice(WORDS)}：把观测映射为动作块。"""',
+        f'    """{rng.word()}：把观测映射为动作块。"""',
         "",
         f"    def __init__(self, d_model: int = {dim}, horizon: int = {rng.randint(4, 32)}):",
         "        super().__init__()",

@@ -22,7 +22,7 @@ import synth  # noqa: E402
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("synth")
-    synth.generate(root, 300)
+    synth.generate(root, 300, vocabulary="small")  # the pages these tests were written on
     return root
 
 
