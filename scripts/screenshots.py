@@ -1,4 +1,5 @@
-"""Take the README's pictures of the bundled site: the Transformer page, desktop and phone.
+"""Take the docs' pictures of the bundled site: the Transformer page, desktop and phone, and
+the reading aids (link previews, heading links, the theme switch).
 
     python scripts/screenshots.py            # or: make screenshots
 
@@ -29,8 +30,26 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
 PAGE = "wiki/concepts/transformer.html"
-#: name -> (viewport width, height, device scale): a laptop screen and a common phone.
-SHOTS = {"transformer-desktop": (1280, 800, 1), "transformer-phone": (390, 844, 2)}
+#: name -> (viewport width, height, device scale, page, what a reader does first): a laptop
+#: screen and a common phone, each showing a feature of the site.
+SHOTS: dict[str, tuple[int, int, int, str, str]] = {
+    "transformer-desktop": (1280, 800, 1, PAGE, ""),
+    "transformer-phone": (390, 844, 2, PAGE, ""),
+    "preview-desktop": (1280, 720, 1, "wiki/methods/action-chunking.html", "hover-link"),
+    "preview-phone": (390, 844, 2, "wiki/methods/action-chunking.html", "tap-marker"),
+}
+
+
+def _act(page: Any, action: str) -> None:
+    """Do what the picture shows: point at a link (its preview), tap a link's marker."""
+    if action == "hover-link":
+        page.locator("main .page-body a[href$='.html']").nth(1).hover()
+        page.locator("#kb-preview").wait_for(state="visible")
+    elif action == "tap-marker":
+        page.locator("main .page-body .preview-mark").nth(1).tap()
+        page.locator("#kb-preview").wait_for(state="visible")
+
+
 CHROMIUM = os.environ.get("KBTOOL_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -71,19 +90,22 @@ def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
     written = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, (width, height, scale) in SHOTS.items():
+        for name, (width, height, scale, url, action) in SHOTS.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
                 device_scale_factor=scale,
                 color_scheme=scheme,  # type: ignore[arg-type]
+                is_mobile=width < 600,
+                has_touch=width < 600,
             )
             # The site makes no request elsewhere; a picture must not depend on one either.
             context.route(
                 "**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort()
             )
             page = context.new_page()
-            page.goto(base + PAGE, wait_until="networkidle")
+            page.goto(base + url, wait_until="networkidle")
             page.evaluate("document.fonts.ready")
+            _act(page, action)
             path = out / f"{name}.png"
             page.screenshot(path=str(path))
             written.append(path)

@@ -10,6 +10,7 @@ from kbtool.build.memo import forget_gone, remembered
 from kbtool.build.planned import Planned
 from kbtool.render.context import SiteContext
 from kbtool.render.pages import page_key, result_digest
+from kbtool.render.preview import preview_key
 from kbtool.store.records import OUTPUT
 
 #: path -> ((settings, file digest, PageInfo digest, cell results digest), the page's output)
@@ -40,3 +41,12 @@ def _made_of(
 ) -> tuple[bytes, str, str, str]:
     """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
     return (common, digest, site.listings[path].info_digest, result_digest(site.results.get(path)))
+
+
+def preview_outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
+    """Every page's link-preview data: its key is made of the page's file and the settings
+    alone (cheap, so never kept), so an edit rewrites the previews of the pages edited."""
+    return [
+        Planned("preview:" + path, OUTPUT.key(preview_key(site, digests[path])), "preview", path)
+        for path in site.wiki.pages
+    ]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kbtool.build.index_plan import index_outputs
-from kbtool.build.page_outputs import KeptOutputs, page_outputs
+from kbtool.build.page_outputs import KeptOutputs, page_outputs, preview_outputs
 from kbtool.build.planned import Planned
 from kbtool.build.published import Published, stat_signature
 from kbtool.render.context import SiteContext
@@ -65,7 +65,7 @@ def outputs(
         for name, content in static_files().items()
     ]
     rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
-    return page_outputs(site, digests, kept) + rest
+    return page_outputs(site, digests, kept) + preview_outputs(site, digests) + rest
 
 
 def plan_site(
