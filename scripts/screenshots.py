@@ -37,14 +37,22 @@ SHOTS: dict[str, tuple[int, int, int, str, str]] = {
     "transformer-phone": (390, 844, 2, PAGE, ""),
     "preview-desktop": (1280, 720, 1, "wiki/methods/action-chunking.html", "hover-link"),
     "preview-phone": (390, 844, 2, "wiki/methods/action-chunking.html", "tap-marker"),
+    "long-page-desktop": (1280, 720, 1, PAGE, "copy-heading"),
 }
 
 
 def _act(page: Any, action: str) -> None:
-    """Do what the picture shows: point at a link (its preview), tap a link's marker."""
+    """Do what the picture shows: point at a link (its preview), copy a heading's link (the
+    contents marking its section), tap a link's marker."""
     if action == "hover-link":
         page.locator("main .page-body a[href$='.html']").nth(1).hover()
         page.locator("#kb-preview").wait_for(state="visible")
+    elif action == "copy-heading":
+        heading = page.locator("main h2").nth(3)
+        heading.evaluate("h => { h.scrollIntoView(); scrollBy(0, -24); }")
+        heading.hover()
+        heading.locator(".heading-link").click()
+        page.locator(".heading-link.copied").wait_for()
     elif action == "tap-marker":
         page.locator("main .page-body .preview-mark").nth(1).tap()
         page.locator("#kb-preview").wait_for(state="visible")
@@ -97,6 +105,7 @@ def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
                 color_scheme=scheme,  # type: ignore[arg-type]
                 is_mobile=width < 600,
                 has_touch=width < 600,
+                permissions=["clipboard-read", "clipboard-write"],
             )
             # The site makes no request elsewhere; a picture must not depend on one either.
             context.route(

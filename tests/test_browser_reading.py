@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from _browser import screenshot, static_server
@@ -207,4 +208,79 @@ def test_on_a_phone_a_marker_previews_and_the_link_still_opens(
     preview.wait_for(state="hidden")
     link.tap()
     page.wait_for_url("**/mamba.html")
+    seen.assert_clean(base)
+
+
+# -- long pages: heading links, the contents, the #anchor arrived at -----------------------
+
+SECTION = "为什么重要"
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_a_heading_links_to_itself_and_a_click_copies_the_address(
+    open_at: Any, base: str, device: str
+) -> None:
+    options = DESKTOP if device == "desktop" else PHONE
+    seen = open_at(TRANSFORMER, permissions=["clipboard-read", "clipboard-write"], **options)
+    page = seen.page
+    heading = page.locator(f'main h2[id="{SECTION}"]')
+    link = heading.locator(".heading-link")
+    assert heading.inner_text() == SECTION  # the link adds no text to the heading
+    if device == "desktop":
+        assert link.evaluate("a => getComputedStyle(a).opacity") == "0"
+        heading.hover()
+        page.wait_for_function(
+            "a => getComputedStyle(a).opacity === '1'", arg=link.element_handle()
+        )
+        link.click()
+    else:
+        link.tap()
+    page.wait_for_selector(".heading-link.copied")
+    expected = base + TRANSFORMER + "#" + quote(SECTION, safe="")
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+    assert page.url == expected
+    screenshot(page, f"heading-link-{device}-{base[:4]}")
+    seen.assert_clean(base)
+
+
+def test_the_contents_mark_the_section_being_read(open_at: Any, base: str) -> None:
+    seen = open_at(TRANSFORMER, **DESKTOP)
+    page = seen.page
+    current = page.locator(".toc-side a[aria-current]")
+    assert current.count() == 1
+    for text in ("核心架构与机制", "联想记忆视角：参数记忆与上下文记忆"):
+        page.locator("main h2, main h3").filter(has_text=text).first.evaluate(
+            "h => h.scrollIntoView()"
+        )
+        page.wait_for_function(
+            "t => document.querySelector('.toc-side a[aria-current]').textContent === t", arg=text
+        )
+        assert current.count() == 1
+        assert current.is_visible()
+    seen.assert_clean(base)
+
+
+def test_on_a_phone_the_folded_contents_mark_the_section_too(open_at: Any, base: str) -> None:
+    seen = open_at(TRANSFORMER, **PHONE)
+    page = seen.page
+    page.locator("main h2").filter(has_text="核心架构与机制").evaluate("h => h.scrollIntoView()")
+    page.wait_for_function(
+        "document.querySelector('.toc-inline a[aria-current]')?.textContent === '核心架构与机制'"
+    )
+    seen.assert_clean(base)
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_arriving_at_an_anchor_highlights_its_target(open_at: Any, base: str, device: str) -> None:
+    seen = open_at(
+        TRANSFORMER + "#" + quote(SECTION, safe=""), **(DESKTOP if device == "desktop" else PHONE)
+    )
+    page = seen.page
+    target = page.locator(f'main h2[id="{SECTION}"]')
+    assert target.evaluate("h => h.matches(':target')")
+    assert target.evaluate("h => getComputedStyle(h).animationName") == "kb-target"
+    top = target.evaluate("h => h.getBoundingClientRect().top")
+    assert 0 <= top < 100  # scrolled to it
+    if device == "desktop":
+        assert page.locator(".toc-side a[aria-current]").inner_text() == SECTION
     seen.assert_clean(base)
