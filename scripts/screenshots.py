@@ -1,5 +1,5 @@
 """Take the docs' pictures of the bundled site: the Transformer page, desktop and phone, and
-the reading aids (docs/reading.md).
+the reading aids (link previews, heading links, the theme switch).
 
     python scripts/screenshots.py            # or: make screenshots
 
@@ -29,15 +29,40 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "docs" / "images"
-#: name -> (page, viewport width, height, device scale, the element to picture or None for
-#: the screen): a laptop screen and a common phone.
-SHOTS: dict[str, tuple[str, int, int, int, str | None]] = {
-    "transformer-desktop": ("wiki/concepts/transformer.html", 1280, 800, 1, None),
-    "transformer-phone": ("wiki/concepts/transformer.html", 390, 844, 2, None),
-    "similar-phone": ("wiki/concepts/mamba.html", 390, 844, 2, "#similar"),
-    "hubs-desktop": ("hubs.html", 1280, 800, 1, None),
-    "changes-desktop": ("changes.html", 1280, 800, 1, None),
+PAGE = "wiki/concepts/transformer.html"
+#: name -> (viewport width, height, device scale, page, what a reader does first): a laptop
+#: screen and a common phone, each showing a feature of the site.
+SHOTS: dict[str, tuple[int, int, int, str, str]] = {
+    "transformer-desktop": (1280, 800, 1, PAGE, ""),
+    "transformer-phone": (390, 844, 2, PAGE, ""),
+    "preview-desktop": (1280, 720, 1, "wiki/methods/action-chunking.html", "hover-link"),
+    "preview-phone": (390, 844, 2, "wiki/methods/action-chunking.html", "tap-marker"),
+    "long-page-desktop": (1280, 720, 1, PAGE, "copy-heading"),
+    "similar-phone": (390, 844, 2, "wiki/concepts/mamba.html", "similar"),
+    "hubs-desktop": (1280, 800, 1, "hubs.html", ""),
+    "changes-desktop": (1280, 800, 1, "changes.html", ""),
 }
+
+
+def _act(page: Any, action: str) -> None:
+    """Do what the picture shows: point at a link (its preview), copy a heading's link (the
+    contents marking its section), tap a link's marker."""
+    if action == "hover-link":
+        page.locator("main .page-body a[href$='.html']").nth(1).hover()
+        page.locator("#kb-preview").wait_for(state="visible")
+    elif action == "copy-heading":
+        heading = page.locator("main h2").nth(3)
+        heading.evaluate("h => { h.scrollIntoView(); scrollBy(0, -24); }")
+        heading.hover()
+        heading.locator(".heading-link").click()
+        page.locator(".heading-link.copied").wait_for()
+    elif action == "similar":
+        page.locator("#similar").scroll_into_view_if_needed()
+    elif action == "tap-marker":
+        page.locator("main .page-body .preview-mark").nth(1).tap()
+        page.locator("#kb-preview").wait_for(state="visible")
+
+
 CHROMIUM = os.environ.get("KBTOOL_CHROMIUM", "/usr/bin/chromium")
 
 
@@ -78,24 +103,25 @@ def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
     written = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, (page_path, width, height, scale, part) in SHOTS.items():
+        for name, (width, height, scale, url, action) in SHOTS.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
                 device_scale_factor=scale,
                 color_scheme=scheme,  # type: ignore[arg-type]
+                is_mobile=width < 600,
+                has_touch=width < 600,
+                permissions=["clipboard-read", "clipboard-write"],
             )
             # The site makes no request elsewhere; a picture must not depend on one either.
             context.route(
                 "**/*", lambda r: r.continue_() if r.request.url.startswith(base) else r.abort()
             )
             page = context.new_page()
-            page.goto(base + page_path, wait_until="networkidle")
+            page.goto(base + url, wait_until="networkidle")
             page.evaluate("document.fonts.ready")
+            _act(page, action)
             path = out / f"{name}.png"
-            if part is None:
-                page.screenshot(path=str(path))
-            else:
-                page.locator(part).screenshot(path=str(path))
+            page.screenshot(path=str(path))
             written.append(path)
             context.close()
         browser.close()

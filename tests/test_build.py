@@ -208,6 +208,10 @@ def test_a_one_page_edit_rerenders_that_page_and_its_dependants(repo: Path) -> N
     assert {"types/concept.html", "tags/ssm.html", "index.html", "graph-data.js"} <= rendered
     # Karpathy, which links Transformer as Mamba does, shows Mamba among its similar pages.
     assert "page:wiki/entities/karpathy.md" in rendered
+    # a preview shows its page's own text alone: only the edited page's is written again
+    assert [name for name in rendered if name.startswith("preview:")] == [
+        "preview:wiki/concepts/mamba.md"
+    ]
     assert "page:sources/papers/aiayn.md" not in rendered
     assert "tags/attention.html" not in rendered  # lists Transformer only
     html = (repo / "site/wiki/concepts/transformer.html").read_text()
@@ -219,7 +223,10 @@ def test_a_body_edit_leaves_other_pages_alone(repo: Path) -> None:
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nOne more sentence.\n")
     report = build(repo)
-    assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
+    assert report.rendered_outputs == [
+        "page:wiki/concepts/mamba.md",
+        "preview:wiki/concepts/mamba.md",
+    ]
 
 
 def test_removed_pages_disappear(repo: Path) -> None:

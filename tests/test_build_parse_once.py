@@ -91,7 +91,10 @@ def test_kept_pages_read_nothing_of_unchanged_pages(
     read = _records_read(monkeypatch)
     parses.clear()
     report = build(repo, reuse=kept)
-    assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
+    assert report.rendered_outputs == [
+        "page:wiki/concepts/mamba.md",
+        "preview:wiki/concepts/mamba.md",
+    ]
     assert [p for p in parses if not p.startswith("body:")] == ["wiki/concepts/mamba.md"]
     assert all(name.endswith("mamba.md") for name in read)
 
@@ -111,7 +114,10 @@ def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page_
     path.write_text(path.read_text() + "\nMore.\n")
     read = _records_read(monkeypatch)
     report = build(repo, reuse=kept)
-    assert report.rendered_outputs == ["page:wiki/concepts/mamba.md"]
+    assert report.rendered_outputs == [
+        "page:wiki/concepts/mamba.md",
+        "preview:wiki/concepts/mamba.md",
+    ]
     # mamba.md and transformer.md link to each other: each shows the other's title
     read_pages = {name.split(":", 1)[1] for name in read}
     assert read_pages <= {"wiki/concepts/mamba.md", "wiki/concepts/transformer.md"}

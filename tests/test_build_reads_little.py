@@ -60,7 +60,10 @@ def test_an_edit_to_a_sentence_reads_no_other_page_and_makes_no_index(
 ) -> None:
     _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
     report = build(repo)
-    assert report.rendered_outputs == ["page:wiki/entities/karpathy.md"]
+    assert report.rendered_outputs == [
+        "page:wiki/entities/karpathy.md",
+        "preview:wiki/entities/karpathy.md",
+    ]
     # Only the page and the one it links to (whose backlinks show it) are read.
     assert set(pages_read) <= {"wiki/entities/karpathy.md", "wiki/concepts/transformer.md"}
     assert indexes_made == []

@@ -72,6 +72,8 @@ class SiteContext:
             "type_label": self.type_label,
             "description": "",
             "search_page": False,
+            # where pages live, for preview.js: the links it previews lead there
+            "page_folders": " ".join((*self.config.wiki_folders, self.config.sources)),
         }
         base.update(extra)
         return base

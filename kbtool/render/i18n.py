@@ -90,6 +90,14 @@ STRINGS: dict[str, dict[str, str]] = {
         "alert_important": "Important",
         "alert_warning": "Warning",
         "alert_caution": "Caution",
+        # Reading: link previews, heading links, the theme switch
+        "preview": "Preview",
+        "copy_link": "Copy the link to this section",
+        "link_copied": "Link copied",
+        "theme": "Theme",
+        "theme_light": "Light",
+        "theme_dark": "Dark",
+        "theme_system": "System",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -170,6 +178,13 @@ STRINGS: dict[str, dict[str, str]] = {
         "alert_important": "重要",
         "alert_warning": "警告",
         "alert_caution": "注意",
+        "preview": "预览",
+        "copy_link": "复制本节链接",
+        "link_copied": "链接已复制",
+        "theme": "主题",
+        "theme_light": "浅色",
+        "theme_dark": "深色",
+        "theme_system": "跟随系统",
     },
 }
 

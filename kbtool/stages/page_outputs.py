@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from kbtool.render.context import SiteContext
 from kbtool.render.pages import page_key, result_digest, similar_digest
+from kbtool.render.preview import preview_key
 from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import Planned
 from kbtool.stages.reused import OUTPUTS
@@ -35,3 +36,12 @@ def _made_of(
     """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
     info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
     return (common, digest, info, results, similar_digest(site, path))
+
+
+def preview_outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
+    """Every page's link-preview data: its key is made of the page's file and the settings
+    alone (cheap, so never reused), so an edit rewrites the previews of the pages edited."""
+    return [
+        Planned("preview:" + path, OUTPUT.key(preview_key(site, digests[path])), "preview", path)
+        for path in site.wiki.pages
+    ]

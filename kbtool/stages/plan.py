@@ -14,7 +14,7 @@ from kbtool.render.highlight import stylesheet
 from kbtool.render.templates import ASSETS_DIR
 from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
-from kbtool.stages.page_outputs import page_outputs
+from kbtool.stages.page_outputs import page_outputs, preview_outputs
 from kbtool.stages.planned import Planned
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
@@ -67,7 +67,11 @@ def outputs(
         for name, content in static_files().items()
     ]
     rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
-    return page_outputs(site, digests, Reuse() if reuse is None else reuse) + rest
+    return (
+        page_outputs(site, digests, Reuse() if reuse is None else reuse)
+        + preview_outputs(site, digests)
+        + rest
+    )
 
 
 def plan_site(

@@ -12,6 +12,7 @@ from pathlib import Path
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
+from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -25,6 +26,8 @@ from kbtool.stages.workers import chunked
 
 #: Below this many pages to render, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 48
+#: The outputs rendered from one page's body, in the workers: its HTML, its preview data.
+_PER_PAGE = ("page", "preview")
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ def stage(
             stale.append(item)
     reused = len(outputs)
     stale = with_data(site, stale)
-    paths = [item.arg for item in stale if item.kind == "page"]
+    paths = list(dict.fromkeys(item.arg for item in stale if item.kind in _PER_PAGE))
     # What rendering the stale pages reads, read here before the workers fork.
     loaded.pages.load(paths)
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
@@ -76,19 +79,22 @@ def stage(
     return Staged(outputs, stale, reused)
 
 
-def _render_pages(work: tuple[SiteContext, Path], paths: list[str]) -> list[tuple[str, Rendered]]:
+def _render_pages(
+    work: tuple[SiteContext, Path], items: list[tuple[str, str]]
+) -> list[tuple[tuple[str, str], Rendered]]:
+    """Render each (kind, path) of ``items``: a page's HTML or its preview data."""
     site, staging = work
     done = []
-    for path in paths:
+    for kind, path in items:
         try:
-            rendered = render_page(site, path)
+            rendered = render_preview(site, path) if kind == "preview" else render_page(site, path)
         except Exception as error:  # a renderer bug on one page fails that page alone
             rendered = Rendered({}, (renderer_failed(path, error),))
         for name, text in rendered.files.items():
             write_file(staging, name, text)
         for copy in rendered.copies:
             _copy(site.config.root / copy, staging / copy)
-        done.append((path, rendered))
+        done.append(((kind, path), rendered))
     return done
 
 
@@ -126,16 +132,16 @@ def _render(
     on_done: Callable[[int], None],
 ) -> dict[str, Published]:
     records: dict[str, Published] = {}
-    pages = [item for item in stale if item.kind == "page"]
-    by_path = {item.arg: item for item in pages}
+    pages = [item for item in stale if item.kind in _PER_PAGE]
+    by_item = {(item.kind, item.arg): item for item in pages}
 
     def render_others() -> None:
         for item in stale:
-            if item.kind != "page":
+            if item.kind not in _PER_PAGE:
                 records[item.name] = _record(site, item, _render_other(run, site, staging, item))
                 on_done(1)
 
-    paths = [item.arg for item in pages]
+    paths = [(item.kind, item.arg) for item in pages]
     if run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
         chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 4)]
         # While the workers render pages, this process renders the indexes and the graph.
@@ -144,7 +150,7 @@ def _render(
         render_others()
         done = iter([_render_pages((site, staging), paths)])
     for chunk in done:
-        for path, rendered in chunk:
-            records[by_path[path].name] = _record(site, by_path[path], rendered)
+        for made, rendered in chunk:
+            records[by_item[made].name] = _record(site, by_item[made], rendered)
             on_done(1)
     return records

@@ -1,0 +1,137 @@
+"""A page's link-preview data: what hovering a link to it shows (title, type, summary, its
+opening lines, and each section's opening lines for a link to an ``#anchor``).
+
+One small script per page, ``previews/<page path>.js``, calling
+``__kbPreview(output, data)``: the site's ``preview.js`` loads it with a ``<script>`` tag when
+a reader points at a link, which works over HTTP and from a folder opened in the browser
+(``file://``, where ``fetch()`` of local files is refused). The data is taken from the page's
+own body alone, so a page's preview changes only when its file (or the settings) does.
+
+Everything is plain text, put on the page by ``preview.js`` with ``textContent``: nothing of a
+page is ever parsed as HTML. The data is cut to fit :data:`LIMIT` bytes once gzip-compressed:
+sections lose their opening lines first, then the last sections are left out.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import re
+from html import escape, unescape
+from typing import Any
+
+from kbtool.model import Page
+from kbtool.parse.fields import page_type
+from kbtool.render import urls
+from kbtool.render.context import SiteContext
+from kbtool.render.markdown import PageBody
+from kbtool.render.pages import Rendered
+
+#: The largest a preview file may be, gzip-compressed.
+LIMIT = 4096
+OPENING = 240  # characters of the page's opening lines
+#: characters of each section's opening lines, tried in turn until the data fits LIMIT
+SECTION = (160, 100, 50, 0)
+
+_HOLE = re.compile("\x00([0-9]+)\x00")
+_DROP = re.compile(r"<(pre|script|style|svg|figure|details)\b.*?</\1\s*>", re.S | re.I)
+_MATH = re.compile(r"<math\b.*?</math>", re.S)
+_TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
+_HEADING = re.compile(r'<h([1-6])\b[^>]*?\bid="([^"]*)"[^>]*>(.*?)</h\1>', re.S)
+_FOOTNOTES = re.compile(r'<hr class="footnotes-sep".*', re.S)
+_BLOCK = re.compile(r"</?(?:p|li|ul|ol|div|tr|td|th|table|blockquote|h[1-6]|br|hr|dd|dt)\b[^>]*>")
+_TAG = re.compile(r"<[^>]*>?")
+_SPACE = re.compile(r"\s+")
+
+
+def preview_output(path: str) -> str:
+    """The preview file of page ``path``: ``previews/wiki/concepts/x.js``."""
+    return "previews/" + (path[:-3] if path.endswith(".md") else path) + ".js"
+
+
+def preview_key(site: SiteContext, digest: str) -> str:
+    """What a page's preview depends on: its file (``digest``) and the settings; not other
+    pages, so an edit rewrites the previews of the pages edited alone."""
+    key = hashlib.blake2b(site.common_key_bytes, digest_size=16)
+    key.update(b"preview\x00" + digest.encode())
+    return key.hexdigest()
+
+
+def render_preview(site: SiteContext, path: str) -> Rendered:
+    """The preview file of page ``path``, from its body."""
+    page = site.wiki.pages[path]
+    output = urls.page_output(path)
+    data = preview_data(page, site.bodies[path], output, site.type_label(page_type(page)))
+    return Rendered({preview_output(path): preview_script(output, data)})
+
+
+def preview_script(output: str, data: dict[str, Any]) -> str:
+    """The preview file's text: one call that hands ``data`` to the site's preview.js."""
+    args = json.dumps([output, data], ensure_ascii=False, separators=(",", ":"))
+    return f"__kbPreview({args[1:-1]});\n"
+
+
+def preview_data(page: Page, body: PageBody, output: str, type_label: str) -> dict[str, Any]:
+    """``t`` title, ``y`` type, ``s`` summary, ``o`` opening lines, ``h`` the sections as
+    ``[anchor, heading, opening lines]``: cut to fit :data:`LIMIT` bytes of gzip."""
+    opening, sections = _sections(_plain_html(body))
+    summary = page.meta.get("summary")
+    data: dict[str, Any] = {
+        "t": page.title,
+        "y": type_label,
+        "s": _clip(" ".join(str(summary).split()), OPENING) if summary else "",
+        "o": _clip(opening or (sections[0][2] if sections else ""), OPENING),
+    }
+    for length in SECTION:
+        data["h"] = [[slug, head, _clip(text, length)] for slug, head, text in sections]
+        if _size(output, data) <= LIMIT:
+            return data
+    keep = len(sections)  # even without opening lines it is too big: fewer sections
+    while keep and _size(output, data) > LIMIT:
+        keep = keep * 3 // 4
+        data["h"] = data["h"][:keep]
+    return data
+
+
+def _size(output: str, data: dict[str, Any]) -> int:
+    return len(gzip.compress(preview_script(output, data).encode(), 6, mtime=0))
+
+
+def _plain_html(body: PageBody) -> str:
+    """The body's HTML with its holes filled as text, without code, drawings and figures,
+    each formula as its TeX."""
+
+    def fill(match: re.Match[str]) -> str:
+        hole = body.holes[int(match.group(1))]
+        return escape(hole[2] or hole[1], quote=False) if hole[0] == "wikilink" else ""
+
+    html = _HOLE.sub(fill, body.html)
+    html = _FOOTNOTES.sub("", _DROP.sub(" ", html))
+    return _MATH.sub(lambda m: " " + "".join(_TEX.findall(m.group(0))) + " ", html)
+
+
+def _sections(html: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """The text before the first heading, and (anchor, heading, text) of each section."""
+    parts = _HEADING.split(html)
+    opening = _text(parts[0])
+    sections = [
+        (unescape(parts[i + 1]), _text(parts[i + 2]), _text(parts[i + 3]))
+        for i in range(1, len(parts) - 3, 4)
+    ]
+    # A heading straight above a subheading: its opening lines are the subsection's.
+    for i in range(len(sections) - 2, -1, -1):
+        if not sections[i][2]:
+            sections[i] = (*sections[i][:2], sections[i + 1][2])
+    return opening, sections
+
+
+def _text(html: str) -> str:
+    # Inline tags join what they split (Chinese has no spaces); blocks are set apart.
+    return _SPACE.sub(" ", unescape(_TAG.sub("", _BLOCK.sub(" ", html)))).strip()
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[: max(limit - 1, 0)].rstrip() + "…" if limit else ""
