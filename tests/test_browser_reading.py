@@ -265,7 +265,8 @@ def test_on_a_phone_the_folded_contents_mark_the_section_too(open_at: Any, base:
     page = seen.page
     page.locator("main h2").filter(has_text="核心架构与机制").evaluate("h => h.scrollIntoView()")
     page.wait_for_function(
-        "document.querySelector('.toc-inline a[aria-current]')?.textContent === '核心架构与机制'"
+        "t => document.querySelector('.toc-inline a[aria-current]')?.textContent === t",
+        arg="核心架构与机制",
     )
     seen.assert_clean(base)
 
