@@ -35,8 +35,9 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
+REPO = Path(__file__).resolve().parent.parent
 #: Screenshots and other artefacts of the browser tests (git-ignored).
-ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+ARTIFACTS = REPO / "test-artifacts"
 
 
 def _unavailable(reason: str) -> None:
@@ -117,6 +118,17 @@ def open_page(browser: Any, base: str) -> tuple[Any, Any, Watched]:
 
     page.on("dialog", dialog)
     return context, page, watched
+
+
+def bundled_wiki(root: Path, pages: dict[str, str] | None = None) -> Path:
+    """A copy of the repository's own wiki (its pages, sources and settings) in ``root``,
+    with ``pages`` (repository path -> text) added; ``root``."""
+    for name in ("wiki", "sources"):
+        shutil.copytree(REPO / name, root / name)
+    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    for path, text in (pages or {}).items():
+        (root / path).write_text(text, encoding="utf-8")
+    return root
 
 
 def screenshot(page: Any, name: str) -> None:

@@ -7,18 +7,16 @@ recorded; console errors and dialogs are recorded too. Screenshots go to ``test-
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, screenshot
+from _browser import Watched, bundled_wiki, screenshot
 
 from kbtool.cli import main
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
 TRANSFORMER = "wiki/concepts/transformer.html"
 HOSTILE = "wiki/concepts/hostile-html.html"
 #: Raw HTML that would run script in every way a page could try; the sanitiser must stop all.
@@ -51,11 +49,8 @@ tags: [security]
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled wiki and the hostile page, built by ``kbtool build``."""
-    root = tmp_path_factory.mktemp("repo")
-    for name in ("wiki", "sources"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
-    (root / "wiki" / "concepts" / "hostile-html.md").write_text(HOSTILE_PAGE, encoding="utf-8")
+    extra = {"wiki/concepts/hostile-html.md": HOSTILE_PAGE}
+    root = bundled_wiki(tmp_path_factory.mktemp("repo"), extra)
     code = main(["-C", str(root), "build"])
     assert code == 0, "kbtool build of the bundled wiki failed"
     assert (root / "site" / TRANSFORMER).is_file()

@@ -12,14 +12,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import open_page, screenshot
+from _browser import bundled_wiki, open_page, screenshot
 from git_support import git
 
 from kbtool.cli import main
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
 MAMBA = "wiki/concepts/mamba.html"
 PHONE = 390
 
@@ -27,10 +26,7 @@ PHONE = 390
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The bundled wiki, built by ``kbtool build``."""
-    root = tmp_path_factory.mktemp("repo")
-    for name in ("wiki", "sources"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
+    root = bundled_wiki(tmp_path_factory.mktemp("repo"))
     if shutil.which("git"):  # a history: every page added on one day, one edited on the next
         git(root, "init", "-q")
         git(root, "add", ".")

@@ -9,7 +9,6 @@ and to a page of hostile text, and that hostile page. Screenshots go to ``test-a
 from __future__ import annotations
 
 import re
-import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from html import unescape
@@ -18,13 +17,12 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from _browser import screenshot, static_server
+from _browser import bundled_wiki, screenshot, static_server
 
 from kbtool.cli import main
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
 TRANSFORMER = "wiki/concepts/transformer.html"
 READING = "wiki/concepts/reading-aids.html"
 MAMBA = "wiki/concepts/mamba.html"
@@ -56,12 +54,11 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("repo")
-    for name in ("wiki", "sources"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
-    (root / "wiki/concepts/reading-aids.md").write_text(READING_PAGE, encoding="utf-8")
-    (root / "wiki/concepts/hostile-preview.md").write_text(HOSTILE_PAGE, encoding="utf-8")
+    extra = {
+        "wiki/concepts/reading-aids.md": READING_PAGE,
+        "wiki/concepts/hostile-preview.md": HOSTILE_PAGE,
+    }
+    root = bundled_wiki(tmp_path_factory.mktemp("repo"), extra)
     assert main(["-C", str(root), "build"]) == 0
     return root / "site"
 

@@ -3,12 +3,11 @@ keyboard, a site opened from a folder, and the same answers as ``kbtool search``
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, screenshot
+from _browser import Watched, bundled_wiki, screenshot
 
 from kbtool.cli import main
 from kbtool.search.engine import IndexFiles, hits, rank
@@ -16,7 +15,6 @@ from kbtool.search.excerpt import plain_text
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
 HOSTILE = """---
 type: concept
 summary: 恶意文本的页面
@@ -84,12 +82,8 @@ BAD = ("", "!!!", "<script>alert(1)</script>", "(a+)+$[", "🤖" * 50, "\ud800x"
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    root = tmp_path_factory.mktemp("repo")
-    for name in ("wiki", "sources"):
-        shutil.copytree(REPO / name, root / name)
-    shutil.copy(REPO / "pyproject.toml", root / "pyproject.toml")
-    (root / "wiki" / "concepts" / "hostile-text.md").write_text(HOSTILE, encoding="utf-8")
-    (root / "wiki" / "concepts" / "astral-text.md").write_text(ASTRAL, encoding="utf-8")
+    extra = {"wiki/concepts/hostile-text.md": HOSTILE, "wiki/concepts/astral-text.md": ASTRAL}
+    root = bundled_wiki(tmp_path_factory.mktemp("repo"), extra)
     for i in range(30):  # pages that make long posting lists, kept apart from their positions
         text = LONG.replace("N", str(i)) + "强化学习与注意力。" * (40 + i) + "\n"
         (root / "wiki" / "concepts" / f"long-{i}.md").write_text(text, encoding="utf-8")
