@@ -67,9 +67,19 @@ def page_diagnostics(
 
 def graph_diagnostics(graph: Graph, wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
     """The graph checks' diagnostics, and those of files that could not be read."""
-    found: list[Diagnostic] = []
+    return unreadable_diagnostics(wiki, enabled) + graph_rule_diagnostics(graph, enabled)
+
+
+def unreadable_diagnostics(wiki: Wiki, enabled: Enabled) -> list[Diagnostic]:
+    """The diagnostics of the files that could not be read."""
     if any(enabled(code) for code in ("KB003", "KB004")):
-        found += files.check_unreadable(wiki)
+        return list(files.check_unreadable(wiki))
+    return []
+
+
+def graph_rule_diagnostics(graph: Graph, enabled: Enabled) -> list[Diagnostic]:
+    """The graph checks' diagnostics: they depend on the link graph alone."""
+    found: list[Diagnostic] = []
     for check, codes in GRAPH_CHECKS:
         if any(enabled(code) for code in codes):
             found += check(graph)

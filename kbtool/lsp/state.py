@@ -100,6 +100,7 @@ class WikiState:
         else:
             self._wiki = Wiki(self.config, pages, list(run.snapshot.unreadable))
         self.pages, self.diagnostics = pages, found
+        self.session.settle()  # what the session holds, out of the collector's sight
         return found
 
     def _reported(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Any
 
-from kbtool.checks import graph_diagnostics
+from kbtool.checks import GRAPH_CHECKS, Enabled, graph_rule_diagnostics, unreadable_diagnostics
 from kbtool.checks.graph import PageLinks
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
@@ -29,7 +29,14 @@ from kbtool.reuse.values import WHOLE
 from kbtool.stages.facts import Facts, decode_facts, encode_facts
 from kbtool.stages.load import counting, load_pages
 from kbtool.stages.page_checks import check_pages
-from kbtool.stages.reused import CHECK_KEYS, CHECK_WIKI, DIAGNOSTICS, PAGE_FACTS, STAND_INS
+from kbtool.stages.reused import (
+    CHECK_KEYS,
+    CHECK_WIKI,
+    DIAGNOSTICS,
+    GRAPH_DIAGNOSTICS,
+    PAGE_FACTS,
+    STAND_INS,
+)
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
@@ -141,8 +148,18 @@ def check_wiki(
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
         run.reuse.drop(CHECK_WIKI, WHOLE)  # the stored facts may not be this wiki's either
         return replace(afresh, links_stored=False)
-    diagnostics += graph_diagnostics(store, wiki, enabled)  # the store's link table
+    diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
     return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
+
+
+def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:
+    """The graph rules' diagnostics over the store's link table: reused while the table and
+    the codes enabled are the same (a keystroke seldom changes its page's links)."""
+    codes = tuple(code for _, of in GRAPH_CHECKS for code in of if enabled(code))
+    key = (run.store.links_version(), codes)
+    return run.reuse.made(
+        GRAPH_DIAGNOSTICS, WHOLE, key, lambda *_: graph_rule_diagnostics(run.store, enabled)
+    )
 
 
 def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:

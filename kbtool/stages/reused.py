@@ -55,6 +55,9 @@ OUTPUTS: Reusable[tuple[bytes, str, str, str, str], Planned] = Reusable(
     "page outputs",
     "the settings, the file's digest, its PageInfo's, cell results' and similar pages' digests",
 )
+GRAPH_DIAGNOSTICS: Reusable[tuple[str, tuple[str, ...]], list[Diagnostic]] = Reusable(
+    "graph diagnostics", "(whole) the link table's version, the graph codes enabled"
+)
 SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",
     "(whole) the site folder; valid while the store's output keys are its own",
@@ -73,6 +76,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     DIAGNOSTICS,
     STAND_INS,
     CHECK_WIKI,
+    GRAPH_DIAGNOSTICS,
     INFO_KEYS,
     INFOS,
     LISTINGS,

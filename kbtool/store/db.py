@@ -29,6 +29,7 @@ from pathlib import Path
 
 from kbtool import __version__
 from kbtool.store.known_keys import KnownKeys, new_token, sign, stamp
+from kbtool.store.links import StoredGraph, chunks
 from kbtool.store.records import PER_PAGE, RecordKind
 
 FORMAT = 2
@@ -59,12 +60,11 @@ CREATE TABLE IF NOT EXISTS graph_related (
 """
 
 
-# The graph rules, asked of the stored link table (see kbtool.checks.graph for the rules).
 class StoreUnusable(Exception):
     """The file is not a store this kbtool can trust."""
 
 
-class Store:
+class Store(StoredGraph):
     """Records by (kind, name). Use :func:`open_store`; close when done (or ``with``)."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
@@ -135,7 +135,7 @@ class Store:
         if known is not None:
             return {name: known[name] for name in names if name in known}
         found: dict[str, str] = {}
-        for chunk, marks in _chunks(names):
+        for chunk, marks in chunks(names):
             rows = self._db.execute(
                 f"SELECT name, key FROM records WHERE kind = ? AND name IN ({marks})",
                 (kind.name, *chunk),
@@ -146,7 +146,7 @@ class Store:
     def some(self, kind: RecordKind, names: Iterable[str]) -> dict[str, tuple[str, bytes]]:
         """The records of ``kind`` among ``names`` (missing ones left out)."""
         found: dict[str, tuple[str, bytes]] = {}
-        for chunk, marks in _chunks(names):
+        for chunk, marks in chunks(names):
             rows = self._db.execute(
                 f"SELECT name, key, value FROM records WHERE kind = ? AND name IN ({marks})",
                 (kind.name, *chunk),
@@ -157,7 +157,7 @@ class Store:
     def dependents(self, facts: Iterable[str]) -> set[str]:
         """Pages whose stored check results depend on any of ``facts``."""
         pages: set[str] = set()
-        for chunk, marks in _chunks(facts):
+        for chunk, marks in chunks(facts):
             rows = self._db.execute(f"SELECT page FROM deps WHERE fact IN ({marks})", chunk)
             pages.update(page for (page,) in rows)
         return pages
@@ -232,102 +232,6 @@ class Store:
             "INSERT OR IGNORE INTO deps (fact, page) VALUES (?, ?)",
             ((fact, page) for page, facts in deps.items() for fact in facts),
         )
-
-    # -- the link table: what each page contributes to the graph ------------------------
-    def set_links(
-        self,
-        links: dict[
-            str, tuple[str, Iterable[tuple[str, str]], Iterable[tuple[str, int, int, str]]]
-        ],
-    ) -> None:
-        """Replace each page's part of the graph: page -> (its kind, the (target, link kind)
-        pairs it reaches, its `related` entries naming another page: target, line, col, as
-        written)."""
-        self.remove_links(links)
-        self._db.executemany(
-            "INSERT INTO graph_pages (path, kind) VALUES (?, ?)",
-            ((page, kind) for page, (kind, _, _) in links.items()),
-        )
-        self._db.executemany(
-            "INSERT OR IGNORE INTO graph_edges (src, dst, kind) VALUES (?, ?, ?)",
-            ((page, dst, how) for page, (_, edges, _) in links.items() for dst, how in edges),
-        )
-        self._db.executemany(
-            "INSERT INTO graph_related (src, n, dst, line, col, raw) VALUES (?, ?, ?, ?, ?, ?)",
-            (
-                (page, n, *entry)
-                for page, (_, _, related) in links.items()
-                for n, entry in enumerate(related)
-            ),
-        )
-
-    def remove_links(self, pages: Iterable[str]) -> None:
-        rows = [(p,) for p in pages]
-        for table, column in (("graph_pages", "path"), ("graph_edges", "src")):
-            self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
-        self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
-
-    def mark_pending(self, pages: Iterable[str]) -> None:
-        """Note ``pages`` (checked again, or gone) and every page a stored link joins them to,
-        before the link table changes: what the site shows of them is to be made again."""
-        names = set(pages)
-        rows = [(p, p) for p in names]
-        for frm, to, _ in self.edges_touching(names):
-            rows += [(frm, to)] if frm in names else []
-            rows += [(to, frm)] if to in names else []
-        self._db.executemany("INSERT OR IGNORE INTO pending (page, near) VALUES (?, ?)", rows)
-
-    def pending(self) -> tuple[set[str], set[str]]:
-        """The pages marked by :meth:`mark_pending` since :meth:`clear_pending`, and the pages
-        their links joined them to then."""
-        rows = self._db.execute("SELECT page, near FROM pending").fetchall()
-        return {page for page, _ in rows}, {near for _, near in rows}
-
-    def clear_pending(self, pages: Iterable[str]) -> None:
-        self._db.executemany("DELETE FROM pending WHERE page = ?", ((p,) for p in pages))
-
-    def edges_touching(self, pages: Iterable[str]) -> list[tuple[str, str, str]]:
-        """(from, to, link kind) of every stored link that starts or ends at one of ``pages``."""
-        found: set[tuple[str, str, str]] = set()
-        for chunk, marks in _chunks(pages):
-            for column in ("src", "dst"):
-                query = f"SELECT src, dst, kind FROM graph_edges WHERE {column} IN ({marks})"
-                found.update(self._db.execute(query, chunk))
-        return sorted(found)
-
-    # -- the link table, as the graph rules ask of it (see checks/graph.py) -----------------
-    def graph_pages(self, kind: str) -> list[str]:
-        query = "SELECT path FROM graph_pages WHERE kind = ? ORDER BY path"
-        return [path for (path,) in self._db.execute(query, (kind,))]
-
-    def reached(self, from_kind: str | None = None) -> set[str]:
-        """Every page a stored link reaches (from a page of ``from_kind``, else any)."""
-        if from_kind is None:
-            return {dst for (dst,) in self._db.execute("SELECT DISTINCT dst FROM graph_edges")}
-        query = (
-            "SELECT DISTINCT e.dst FROM graph_edges e JOIN graph_pages p ON p.path = e.src"
-            " WHERE p.kind = ?"
-        )
-        return {dst for (dst,) in self._db.execute(query, (from_kind,))}
-
-    def related_edges(self) -> set[tuple[str, str]]:
-        query = "SELECT src, dst FROM graph_edges WHERE kind = 'related'"
-        return set(self._db.execute(query))
-
-    def related_entries(self) -> list[tuple[str, str, int, int, str]]:
-        """(page, target, line, col, as written) of every stored `related` entry naming
-        another page, in page order."""
-        query = "SELECT src, dst, line, col, raw FROM graph_related ORDER BY src, n"
-        return list(self._db.execute(query))
-
-
-def _chunks(values: Iterable[str], size: int = 500) -> Iterator[tuple[list[str], str]]:
-    """``values`` in lists small enough for one query (SQLite limits bound parameters), each
-    with its ``?,?,...`` placeholders."""
-    items = list(values)
-    for start in range(0, len(items), size):
-        chunk = items[start : start + size]
-        yield chunk, ",".join("?" * len(chunk))
 
 
 def _notice(message: str) -> None:
