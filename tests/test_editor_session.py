@@ -17,7 +17,6 @@ from kbtool.diagnostics import Diagnostic
 from kbtool.lsp.state import WikiState
 from kbtool.stages.load import load_wiki
 
-
 #: the sequences' settings, with the graph rules on: the editor reuses what they found
 SETTINGS = PYPROJECT.replace('KB3 = "off"', 'KB3 = "warning"')
 
