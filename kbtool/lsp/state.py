@@ -59,9 +59,7 @@ class WikiState:
     @property
     def disk(self) -> Snapshot:
         """The files as the last scan found them."""
-        if self.session.disk is None:
-            self.session.scan()
-        assert self.session.disk is not None
+        assert self.session.disk is not None  # scanned when the state was opened
         return self.session.disk
 
     def kind_of(self, path: str) -> PageKind | None:
