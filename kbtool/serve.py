@@ -1,8 +1,10 @@
 """``kbtool serve``: build, serve ``site/`` on 127.0.0.1, rebuild on change, reload the page.
 
-The reload is a long poll: every HTML page the server sends gets one small script that asks
-``/__kbtool/wait?v=<build>`` and reloads when the answer names a newer build. Nothing of this
-is written into ``site/``; the published files never contain it.
+Every HTML page the server sends gets one small script. It asks ``/__kbtool/wait?v=<build>``
+and reloads when the answer names a newer build (a long poll), and it asks
+``/__kbtool/problems`` for the page's diagnostics, which it shows in a panel
+(:mod:`kbtool.served_problems`). Nothing of this is written into ``site/``; the published
+files never contain it.
 """
 
 from __future__ import annotations
@@ -14,31 +16,22 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from kbtool.config import Config
+from kbtool.served_problems import ServedProblems
 
-RELOAD_PATH = "/__kbtool/reload.js"
+CLIENT_PATH = "/__kbtool/client.js"
 WAIT_PATH = "/__kbtool/wait"
+PROBLEMS_PATH = "/__kbtool/problems"
 _WAIT_SECONDS = 20.0
 
-RELOAD_SCRIPT = b"""(function () {
-  var seen = null;
-  function poll() {
-    fetch("/__kbtool/wait?v=" + (seen === null ? "" : seen), {cache: "no-store"})
-      .then(function (r) { return r.text(); })
-      .then(function (v) {
-        if (seen !== null && v !== seen) { location.reload(); return; }
-        seen = v; poll();
-      })
-      .catch(function () { setTimeout(poll, 1000); });
-  }
-  poll();
-})();
-"""
-_INJECT = f'<script src="{RELOAD_PATH}"></script>'.encode()
+#: the script every served page gets: the reload, and the panel of the page's diagnostics
+CLIENT_SCRIPT = (resources.files("kbtool") / "serve_client.js").read_bytes()
+_INJECT = f'<script src="{CLIENT_PATH}"></script>'.encode()
 
 
 class BuildVersion:
@@ -62,12 +55,17 @@ class BuildVersion:
 
 class _Handler(SimpleHTTPRequestHandler):
     version: BuildVersion
+    problems: ServedProblems
     quiet = True
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         parts = urlsplit(self.path)
-        if parts.path == RELOAD_PATH:
-            return self._send(HTTPStatus.OK, RELOAD_SCRIPT, "text/javascript; charset=utf-8")
+        if parts.path == CLIENT_PATH:
+            return self._send(HTTPStatus.OK, CLIENT_SCRIPT, "text/javascript; charset=utf-8")
+        if parts.path == PROBLEMS_PATH:
+            page = parse_qs(parts.query).get("page", [""])[0]
+            body = self.problems.for_url(page)
+            return self._send(HTTPStatus.OK, body, "application/json; charset=utf-8")
         if parts.path == WAIT_PATH:
             raw = parse_qs(parts.query).get("v", [""])[0]
             seen = int(raw) if raw.isdigit() else None
@@ -108,10 +106,16 @@ class _Handler(SimpleHTTPRequestHandler):
 
 
 def make_server(
-    site_dir: Path, port: int, version: BuildVersion, host: str = "127.0.0.1"
+    site_dir: Path,
+    port: int,
+    version: BuildVersion,
+    host: str = "127.0.0.1",
+    problems: ServedProblems | None = None,
 ) -> ThreadingHTTPServer:
-    """An HTTP server for ``site_dir`` (it need not exist yet) on ``host:port``."""
-    handler = type("Handler", (_Handler,), {"version": version})
+    """An HTTP server for ``site_dir`` (it need not exist yet) on ``host:port``, showing
+    ``problems`` on its pages."""
+    shown = ServedProblems() if problems is None else problems
+    handler = type("Handler", (_Handler,), {"version": version, "problems": shown})
     server = ThreadingHTTPServer((host, port), partial(handler, directory=str(site_dir)))
     server.daemon_threads = True
     return server

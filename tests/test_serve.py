@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from kbtool.config import Config, config_from_table
-from kbtool.serve import RELOAD_PATH, BuildVersion, make_server, watch_and_rebuild
+from kbtool.serve import CLIENT_PATH, BuildVersion, make_server, watch_and_rebuild
 
 
 @pytest.fixture
@@ -49,10 +49,10 @@ def test_html_pages_get_the_reload_script(served: tuple[str, BuildVersion, Path]
     base, _, _ = served
     status, kind, body = get(base + "/")
     assert status == 200 and kind.startswith("text/html")
-    assert f'<script src="{RELOAD_PATH}"></script></body>' in body
-    assert get(base + "/wiki/a.html")[2].count(RELOAD_PATH) == 1
+    assert f'<script src="{CLIENT_PATH}"></script></body>' in body
+    assert get(base + "/wiki/a.html")[2].count(CLIENT_PATH) == 1
     assert get(base + "/style.css")[2] == "body{}"
-    assert "fetch(" in get(base + RELOAD_PATH)[2]
+    assert "fetch(" in get(base + CLIENT_PATH)[2]
 
 
 def test_the_published_files_never_contain_the_script(
@@ -60,7 +60,7 @@ def test_the_published_files_never_contain_the_script(
 ) -> None:
     base, _, site = served
     get(base + "/")
-    assert RELOAD_PATH not in (site / "index.html").read_text()
+    assert CLIENT_PATH not in (site / "index.html").read_text()
 
 
 def test_missing_pages_get_the_404_page(served: tuple[str, BuildVersion, Path]) -> None:
@@ -156,7 +156,7 @@ def test_kbtool_serve_builds_and_serves(tmp_path: Path) -> None:
                 break
         assert url, "serve did not start"
         status, _, body = get(url + "wiki/a.html")
-        assert status == 200 and "Page A" in body and RELOAD_PATH in body
+        assert status == 200 and "Page A" in body and CLIENT_PATH in body
     finally:
         process.terminate()
         process.wait(timeout=10)
@@ -193,3 +193,92 @@ def test_the_watcher_reports_changes_made_before_it_is_asked(tmp_path: Path) -> 
         timer.cancel()
         watcher.close()
     assert str(page) in batch
+
+
+def test_a_served_page_is_given_its_diagnostics(tmp_path: Path) -> None:
+    from kbtool.diagnostics import Diagnostic
+    from kbtool.served_problems import ServedProblems
+
+    (tmp_path / "wiki").mkdir()
+    problems = ServedProblems()
+    problems.update([Diagnostic("wiki/a.md", 2, 1, "KB111", "warning", "empty")], None, [])
+    server = make_server(tmp_path, 0, BuildVersion(), problems=problems)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base = f"http://127.0.0.1:{server.server_address[1]}"
+        status, kind, body = get(base + "/__kbtool/problems?page=/wiki/a.html")
+        assert status == 200 and kind.startswith("application/json")
+        assert '"KB111"' in body and '"blocked": null' in body
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+PAGE = "---\ntype: concept\nsummary: {summary}\nupdated: 2020-01-01\n---\n# Page {name}\n"
+
+
+def test_after_a_save_serve_prints_what_it_changed(tmp_path: Path) -> None:
+    import json
+    import queue
+    import subprocess
+    import sys
+
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "wiki" / "a.md").write_text(PAGE.format(summary="s", name="A"))
+    (root / "wiki" / "b.md").write_text(PAGE.format(summary='""', name="B"))  # KB111
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB3 = "off" }\n')
+    process = subprocess.Popen(
+        [sys.executable, "-m", "kbtool", "-C", str(root), "serve", "--port", "0", "-j", "1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    lines: queue.Queue[str] = queue.Queue()
+    assert process.stdout is not None
+    out = process.stdout
+    threading.Thread(target=lambda: [lines.put(line) for line in out], daemon=True).start()
+
+    def until(word: str) -> list[str]:
+        seen: list[str] = []
+        deadline = time.time() + 60
+        while time.time() < deadline:
+            try:
+                seen.append(lines.get(timeout=1))
+            except queue.Empty:
+                continue
+            if word in seen[-1]:
+                return seen
+        raise AssertionError(f"serve never printed {word!r}: {seen}")
+
+    try:
+        first = until("serving ")
+        assert any("wiki/b.md" in line and "KB111" in line for line in first)
+        base = first[-1].split(" at ")[1].split()[0].rstrip("/")
+        time.sleep(0.5)  # the watcher starts
+        (root / "wiki" / "a.md").write_text(PAGE.format(summary='""', name="A"))
+        saved = until(" changed: ")
+        more = [saved[-1]]
+        time.sleep(1)
+        while not lines.empty():
+            more.append(lines.get())
+        assert "wiki/a.md changed: published" in more[0], more
+        assert "diagnostics: 1 new, 0 gone, 1 as before" in more[0]
+        assert [line.split(": KB")[0] for line in more[1:]] == ["  + wiki/a.md:3:1"]
+        assert "KB111 warning" in more[1]
+        assert not any("wiki/b.md" in line for line in more)  # the rest is only counted
+        problems = json.loads(get(base + "/__kbtool/problems?page=/wiki/a.html")[2])
+        assert [d["code"] for d in problems["diagnostics"]] == ["KB111"]
+        assert problems["blocked"] is None
+
+        (root / "wiki" / "a.md").write_text("---\ntype: [\n---\n# A\n")  # KB103: stops the site
+        stopped = until(" changed: ")[-1]
+        assert "not published" in stopped
+        deadline = time.time() + 10
+        blocked = None
+        while blocked is None and time.time() < deadline:
+            blocked = json.loads(get(base + "/__kbtool/problems?page=/wiki/b.html")[2])["blocked"]
+        assert blocked is not None and blocked["errors"][0]["path"] == "wiki/a.md"
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

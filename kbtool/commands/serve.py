@@ -11,6 +11,8 @@ from kbtool import lifecycle
 from kbtool.commands import add_jobs_argument, load_project_config
 
 if TYPE_CHECKING:
+    from kbtool.diagnostics import Diagnostic
+    from kbtool.execute.results import PageResult
     from kbtool.session import Session
 
 
@@ -29,10 +31,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.commands.build import print_report
+    from kbtool.commands.build import format_cell_failures, summary_line
     from kbtool.config import load_config
     from kbtool.errors import KbtoolError
+    from kbtool.save_summary import changed_files, first_lines, save_lines
     from kbtool.serve import BuildVersion, Watcher, make_server, watch_and_rebuild
+    from kbtool.served_problems import ServedProblems
     from kbtool.session import Session
     from kbtool.stages.reused import PAGES
     from kbtool.stages.watched import Watched
@@ -48,9 +52,12 @@ def run(args: argparse.Namespace) -> int:
     # Watching from before the first build: its snapshot is then one the watcher covers.
     watcher = None if args.no_watch else Watcher(config)
     ignored = [str(config.cache_path), str(config.root / config.site_dir)]
+    #: the diagnostics of the build before, against which a save's are told; None at first
+    before: list[Diagnostic] | None = None
+    problems = ServedProblems()  # what the served pages show
 
     def rebuild(changed: set[str] | None = None) -> bool:
-        nonlocal config, rebuilding, watched
+        nonlocal config, rebuilding, watched, before
         rebuilding = lifecycle.publications()
         try:
             config = session.config = load_config(config.root)  # pyproject.toml may change
@@ -66,11 +73,23 @@ def run(args: argparse.Namespace) -> int:
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
             rebuilding = None
-            return False
+            return problems.update(before or [], f"not built: {error}", [])
         rebuilding = None  # not reached when interrupted: `run` then says what became of it
-        print_report(report)
+        if before is None:
+            lines = first_lines(report.diagnostics, summary_line(report))
+        else:
+            what = changed_files(changed or (), config.root)
+            lines = save_lines(before, report.diagnostics, what, summary_line(report))
+        print("\n".join(lines), flush=True)
+        if report.failed_cells:
+            print(format_cell_failures(report.failed_cells), flush=True)
+        before = report.diagnostics
         session.settle()
-        return report.published
+        stopped = None if report.ok else summary_line(report)
+        stopping = [d for d in report.diagnostics if d.severity == "error"]
+        stopping += cell_failures(report.failed_cells)
+        # A build that stopped is news too: the open page then shows why.
+        return problems.update(report.diagnostics, stopped, stopping) or report.published
 
     rebuild()  # interrupted here, the command line says so
     if not session.reuse.held(PAGES):  # the site was up to date: nothing read, so read it now
@@ -79,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     site_dir = config.root / config.site_dir
     version = BuildVersion()
     try:
-        server = make_server(site_dir, args.port, version)
+        server = make_server(site_dir, args.port, version, problems=problems)
     except OSError as error:
         print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
@@ -103,6 +122,23 @@ def run(args: argparse.Namespace) -> int:
         server.shutdown()
         server.server_close()
     return 0
+
+
+def cell_failures(failed: list[PageResult]) -> list[Diagnostic]:
+    """The failed cells as the browser's panel lists them: one error each."""
+    from kbtool.diagnostics import Diagnostic
+
+    out = []
+    for page in failed:
+        cells = [c for c in page.cells if c.status == "failed"]
+        if not cells:
+            reason = page.reason or "the page did not run"
+            out.append(Diagnostic(page.path, 1, 1, "cell", "error", f"cells failed: {reason}"))
+        for cell in cells:
+            line = cell.error_line or cell.line
+            reason = cell.reason or "error"
+            out.append(Diagnostic(page.path, line, 1, "cell", "error", f"cell failed: {reason}"))
+    return out
 
 
 def _keep_warm(session: Session, lock: threading.Lock) -> None:
