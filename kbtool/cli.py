@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from kbtool import __version__, collector, lifecycle
-from kbtool.errors import ConfigError, KbtoolError
+from kbtool.errors import ConfigError, KbtoolError, UsageError
 
 #: name -> (module under kbtool.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -64,7 +64,12 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"kbtool {__version__}")
     parser.add_argument(
-        "-C", "--root", default=None, help="repository root (default: nearest pyproject.toml)"
+        "-C",
+        "--root",
+        default=None,
+        metavar="DIR",
+        help="run as if started in DIR: paths given are relative to it, and the repository is "
+        "the nearest folder at or above it with a pyproject.toml (as git -C)",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name, (module, help_text) in COMMANDS.items():
@@ -88,7 +93,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
     collector.collect_less_often()
     published = lifecycle.publications()
+    started_in = os.getcwd()
     try:
+        if args.root is not None:
+            _change_folder(args.root)
+            args.root = None  # the repository is now found from here, as from any folder
         with lifecycle.signals_as_interrupts():  # SIGTERM cleans up as Ctrl-C does
             return int(module.run(args))
     except ConfigError as error:
@@ -105,3 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `kbtool graph | head`: the reader left; not an error of ours.
         sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silences the flush at exit
         return 0
+    finally:
+        os.chdir(started_in)  # for callers in this process (tests, editors' plugins)
+
+
+def _change_folder(folder: str) -> None:
+    try:
+        os.chdir(folder)
+    except OSError as error:
+        raise UsageError(f"-C {folder}: {error.strerror}") from None

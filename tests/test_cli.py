@@ -223,9 +223,10 @@ def test_paths_restrict_the_report(repo: Path, run_kbtool, monkeypatch) -> None:
         run_kbtool("-C", repo, "check", repo / "wiki/b.md", repo / "wiki/sub").out
     )
     assert [row[0] for row in rows] == ["wiki/b.md", "wiki/sub/c.md"] and pages == 2
-    # Relative paths are relative to the working directory.
-    monkeypatch.chdir(repo / "wiki")
-    rows, _ = parse_text(run_kbtool("-C", repo, "check", "a.md").out)
+    # Relative paths are relative to the working directory: the one -C names.
+    (repo / "pyproject.toml").write_text("[tool.kbtool]\n")
+    monkeypatch.chdir(repo / "wiki" / "sub")
+    rows, _ = parse_text(run_kbtool("-C", repo / "wiki", "check", "a.md").out)
     assert [row[0] for row in rows] == ["wiki/a.md", "wiki/a.md"]
     # The whole repository, named as a path, is everything.
     rows, (_, _, pages) = parse_text(run_kbtool("-C", repo, "check", repo).out)
@@ -376,3 +377,27 @@ def test_the_bundled_wiki_has_no_errors(run_kbtool) -> None:
     result = run_kbtool("-C", root, "check", "--format", "json")
     errors = [d for d in json.loads(result.out)["diagnostics"] if d["severity"] == "error"]
     assert errors == [] and result.code == 0
+
+
+# --- -C DIR, as git has it ------------------------------------------------------------------
+
+
+def test_paths_after_dash_c_are_relative_to_its_folder(
+    repo: Path, run_kbtool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    rows, _ = parse_text(run_kbtool("-C", repo, "check", "wiki/sub/c.md").out)
+    assert {row[0] for row in rows} == {"wiki/sub/c.md"}
+    # From a folder inside the repository, the repository is found above it.
+    (repo / "pyproject.toml").write_text("[tool.kbtool]\n")
+    rows, _ = parse_text(run_kbtool("-C", repo / "wiki", "check", "sub/c.md").out)
+    assert {row[0] for row in rows} == {"wiki/sub/c.md"}
+    assert Path.cwd() == elsewhere  # the caller's folder is given back
+
+
+def test_dash_c_a_missing_folder_is_a_usage_error(run_kbtool, tmp_path: Path) -> None:
+    result = run_kbtool("-C", tmp_path / "nope", "check")
+    assert result.code == 2
+    assert f"-C {tmp_path / 'nope'}: No such file or directory" in result.err
