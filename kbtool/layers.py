@@ -20,7 +20,14 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "front ends",
         "long-running and interactive uses of the build",
-        ("kbtool.serve", "kbtool.session", "kbtool.lsp", "kbtool.adopt"),
+        (
+            "kbtool.serve",
+            "kbtool.served_problems",
+            "kbtool.save_summary",
+            "kbtool.session",
+            "kbtool.lsp",
+            "kbtool.adopt",
+        ),
     ),
     ("stages", "the build as its stages", ("kbtool.stages",)),
     (
