@@ -84,13 +84,22 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.progress import StepProgress
     from kbtool.stages.check import check_wiki  # markdown-it is loaded only if a page changed
     from kbtool.stages.run import new_run
+    from kbtool.stages.unchanged import last_check, remember_check, unchanged_check_key
 
     # On a terminal only: stderr of a CI log or a pipe gets no bar.
     parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)
     with open_store(config.cache_path) as store:
         run = new_run(config, store, snapshot=snapshot, jobs=args.jobs, use_store=not args.no_cache)
         timings.count_workers(lambda: run.workers.seconds)
-        everything = check_wiki(run, progress=parsing, checking=checking).diagnostics
+        # Nothing changed since the last check (pre-commit runs it often): what it found.
+        key = unchanged_check_key(run)
+        found = last_check(run, key) if not args.no_cache else None
+        if found is None:
+            result = check_wiki(run, progress=parsing, checking=checking)
+            found = result.diagnostics
+            if not args.no_cache:
+                remember_check(run, key, result.wiki, found)
+        everything = found
     parsing.close()
     checking.close()
     timings.lap("check")

@@ -1,5 +1,5 @@
 """The whole-build short circuit: a build with nothing changed since the last successful one
-stops after the scan.
+stops after the scan; so does a ``kbtool check`` with nothing changed since the last check.
 
 A repeat ``kbtool build`` with the same file contents, settings, day and site folder reads and
 hashes the files and nothing more: no page is loaded, no link resolved, no site planned. The
@@ -27,6 +27,24 @@ from kbtool.store.records import STAT, UNCHANGED
 from kbtool.wiki import Status, Wiki, stat_target
 
 _NAME = "build"
+#: the record of the last ``kbtool check``, beside the last build's
+_CHECK = "check"
+
+
+def unchanged_check_key(run: Run) -> str:
+    """What a check's diagnostics are made of: every file, the settings and the day."""
+    text = repr((run.config.fingerprint(), run.snapshot.digest(), run.today.isoformat()))
+    return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
+
+
+def last_check(run: Run, key: str) -> list[Diagnostic] | None:
+    """What the last check found, if nothing it depended on changed since."""
+    payload = _load(run, key, _CHECK)
+    return None if payload is None else _diagnostics(payload.get("diagnostics"))
+
+
+def remember_check(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]) -> None:
+    _remember(run, _CHECK, key, wiki, {"diagnostics": [d.row() for d in diagnostics]})
 
 
 def unchanged_key(run: Run) -> str:
@@ -54,7 +72,7 @@ class LastBuild:
 
 def last_build(run: Run, key: str) -> LastBuild | None:
     """What the last successful build reported, if nothing it depended on changed since."""
-    payload = _load(run, key)
+    payload = _load(run, key, _NAME)
     if payload is None or payload.get("site_files") != _count_files(run.config.site_path):
         return None
     copies, pages, outputs = payload.get("copies"), payload.get("pages"), payload.get("outputs")
@@ -89,17 +107,21 @@ def remember_build(
         "copies": copies,
         "site_files": _count_files(site_dir),
     }
+    _remember(run, _NAME, key, wiki, payload)
+
+
+def _remember(run: Run, name: str, key: str, wiki: Wiki, payload: dict[str, Any]) -> None:
     # Every file links lead to as the check last saw it, not just the ones this build looked
     # at: a file that appears later, for a page not checked again, is a change too.
     stats = {**run.store.keys(STAT), **{path: s.value for path, s in wiki.stats.items()}}
     data = {"stats": stats, "payload": payload}
     with run.store.transaction():
-        run.store.put(UNCHANGED, [(_NAME, key, UNCHANGED.codec.encode(data))])
+        run.store.put(UNCHANGED, [(name, key, UNCHANGED.codec.encode(data))])
 
 
-def _load(run: Run, key: str) -> dict[str, Any] | None:
-    """The payload stored under ``key``, if the disk still says what it said then."""
-    value = run.store.get(UNCHANGED, _NAME, key)
+def _load(run: Run, key: str, name: str) -> dict[str, Any] | None:
+    """The payload of ``name`` stored under ``key``, if the disk still says what it said."""
+    value = run.store.get(UNCHANGED, name, key)
     if value is None:
         return None
     data = UNCHANGED.codec.decode(value)
