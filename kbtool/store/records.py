@@ -157,7 +157,7 @@ SIMILAR = RecordKind(
 )
 UNCHANGED = RecordKind(
     "unchanged",
-    "every file's digest, the settings, today's date, the site folder",
+    "every file's digest, the settings, today's date, the site folder (none for the check's)",
     JSON,
     "kbtool.stages.site",
     per_page=False,
