@@ -13,9 +13,25 @@ Layout: ``plan`` (page -> what to run), ``cache``, ``runner`` (kbtool's side), `
 (CI matrices), ``pytest_plugin``.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from kbtool.execute.plan import should_run
 from kbtool.execute.results import CellResult, PageResult, from_dict, to_dict
-from kbtool.execute.runner import Runner, cached_result, run_pages
+
+if TYPE_CHECKING:
+    from kbtool.execute.runner import Runner, cached_result, run_pages
+
+#: imported when first asked for: `kbtool check` reads `should_run` and never runs a cell
+_FROM_RUNNER = {"Runner", "cached_result", "run_pages"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_RUNNER:
+        from kbtool.execute import runner
+
+        return getattr(runner, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "CellResult",
