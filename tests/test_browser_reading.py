@@ -279,6 +279,10 @@ def test_arriving_at_an_anchor_highlights_its_target(open_at: Any, base: str, de
     assert target.evaluate("h => getComputedStyle(h).animationName") == "kb-target"
     top = target.evaluate("h => h.getBoundingClientRect().top")
     assert 0 <= top < 100  # scrolled to it
-    if device == "desktop":
-        assert page.locator(".toc-side a[aria-current]").inner_text() == SECTION
+    if device == "desktop":  # marked once the scroll has settled (a frame or two after load)
+        page.wait_for_function(
+            "t => document.querySelector('.toc-side a[aria-current]')?.textContent === t",
+            arg=SECTION,
+            timeout=5000,
+        )
     seen.assert_clean(base)
