@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -64,6 +66,43 @@ severity = { KB2 = "warning", KB3 = "off" }
 """
 _SUMMARY = re.compile(r"^(published |not published|\S+/ is up to date)")
 SCALE = 7000  # the scale of the one-second and one-gigabyte targets
+#: --growth: the sizes the wiki is measured at, and the bound on each figure per doubling
+GROWTH_SIZES = (2000, 7000, 20000, 50000)
+GROWTH_BOUNDS = {"cold build": 2.1, "edit build": 1.2, "save to served": 1.2}
+
+
+@dataclass(frozen=True)
+class Figures:
+    """One size's figures: seconds (median where repeated) and the cold build's peak MB."""
+
+    cold: float
+    edit: float
+    served: float
+    peak_mb: float
+
+    def by_name(self) -> dict[str, float]:
+        return {"cold build": self.cold, "edit build": self.edit, "save to served": self.served}
+
+
+def per_doubling(n0: int, x0: float, n1: int, x1: float) -> float:
+    """How much ``x`` grows each time the wiki doubles, from two sizes' figures."""
+    return float((x1 / x0) ** (1 / math.log2(n1 / n0)))
+
+
+def print_growth(sizes: list[tuple[int, Figures]]) -> None:
+    print("growth per doubling of the wiki (from consecutive sizes of this run):")
+    for (n0, f0), (n1, f1) in zip(sizes, sizes[1:], strict=False):
+        parts = []
+        for name, x1 in f1.by_name().items():
+            x0, bound = f0.by_name()[name], GROWTH_BOUNDS[name]
+            if x0 > 0 and math.isfinite(x0) and math.isfinite(x1):
+                ratio = per_doubling(n0, x0, n1, x1)
+                parts.append(
+                    f"{name} {ratio:.2f}x ({'ok' if ratio <= bound else 'MISSED'} <= {bound}x)"
+                )
+            else:
+                parts.append(f"{name} not measured")
+        print(f"  {n0:,} -> {n1:,}: " + "; ".join(parts))
 
 
 def mkdocs_build(ws: Workspace, limit: float) -> float | None:
@@ -86,8 +125,8 @@ def mkdocs_build(ws: Workspace, limit: float) -> float | None:
     return time.perf_counter() - started
 
 
-def bench_serve(n: int, args: argparse.Namespace) -> float:
-    """Only serve's figure for ``n`` pages (after a cold build); its peak memory (MB)."""
+def bench_serve(n: int, args: argparse.Namespace) -> Figures:
+    """Only serve's figure for ``n`` pages (after a cold build), with the cold build's."""
     limit = args.step_timeout
     repeats = 1 if args.quick else args.edits
     with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-serve-{n}-") as tmp:
@@ -105,11 +144,11 @@ def bench_serve(n: int, args: argparse.Namespace) -> float:
     print(f"  serve answered {serve.start_seconds:.2f} s after it started (its first build)")
     print(f"  peak RSS {serve.run.peak_rss_mb:.0f} MB; load average at the end: {load_average()}")
     print(flush=True)
-    return serve.run.peak_rss_mb
+    return Figures(cold.seconds, float("nan"), saved, serve.run.peak_rss_mb)
 
 
-def bench(n: int, args: argparse.Namespace) -> float:
-    """Print the figures for ``n`` pages; return the cold build's peak memory (MB)."""
+def bench(n: int, args: argparse.Namespace) -> Figures:
+    """Print the figures for ``n`` pages, and return them."""
     if args.serve_only:
         return bench_serve(n, args)
     limit = args.step_timeout
@@ -198,7 +237,7 @@ def bench(n: int, args: argparse.Namespace) -> float:
     else:
         print("  (kbtool build has no --timings option: stages not shown)")
     print(flush=True)
-    return rss
+    return Figures(cold.seconds, edit, saved, rss)
 
 
 def _summary(run: Run) -> str:
@@ -232,11 +271,20 @@ def main() -> None:
     parser.add_argument(
         "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
     )
+    parser.add_argument(
+        "--growth",
+        action="store_true",
+        help=f"measure at {', '.join(map(str, GROWTH_SIZES))} pages (unless -n is given) and "
+        "print each figure's growth per doubling of the wiki",
+    )
     args = parser.parse_args()
-    sizes = args.n or [300 if args.quick else SCALE]
-    peaks = [(n, bench(n, args)) for n in sizes]
-    if len(peaks) > 1:
-        (n0, m0), (n1, m1) = peaks[0], peaks[-1]
+    default = list(GROWTH_SIZES) if args.growth else [300 if args.quick else SCALE]
+    sizes = sorted(args.n or default)
+    measured = [(n, bench(n, args)) for n in sizes]
+    if len(measured) > 1:
+        print_growth(measured)
+        (n0, f0), (n1, f1) = measured[0], measured[-1]
+        m0, m1 = f0.peak_mb, f1.peak_mb
         print(
             f"peak RSS grew {m1 / m0:.2f}x for {n1 / n0:.2f}x the pages "
             f"({'no faster' if m1 / m0 <= n1 / n0 else 'FASTER'} than the pages)"
