@@ -1,6 +1,6 @@
 """Reading aids in headless Chromium, on the bundled wiki: link previews, heading links, the
-table of contents that follows the reader, the highlighted #anchor and the theme switch; on a
-desktop and on a phone (touch), served over HTTP and opened from the folder (file://).
+table of contents that follows the reader and the highlighted #anchor; on a desktop and on a
+phone (touch), served over HTTP and opened from the folder (file://).
 
 Two pages are added to the bundled wiki: one whose links lead to a section of another page
 and to a page of hostile text, and that hostile page. Screenshots go to ``test-artifacts/``.
