@@ -42,6 +42,9 @@
     var key = "kbtool-dismissed:" + location.pathname;
     var said = JSON.stringify(problems);
     if (sessionStorage.getItem(key) === said) return;
+    // In a shadow root of its own: the site's styles do not reach the panel, nor its the page.
+    var host = el("div");
+    host.id = "kbtool-problems";
     var box = el("aside", null, blocked
       ? "position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2em;" +
         "background:rgba(255,255,255,.97);color:#111;font:14px/1.5 system-ui,sans-serif"
@@ -49,13 +52,13 @@
         "max-height:40vh;overflow:auto;padding:.75em 1em;background:#fff;color:#111;" +
         "border:1px solid #ccc;border-radius:6px;box-shadow:0 2px 12px rgba(0,0,0,.2);" +
         "font:13px/1.4 system-ui,sans-serif");
-    box.id = "kbtool-problems";
+    box.id = "kbtool-problems-panel";
     box.setAttribute("role", blocked ? "alertdialog" : "status");
     var close = el("button", "×", "float:right;border:0;background:none;font-size:1.4em;cursor:pointer");
     close.setAttribute("aria-label", "dismiss");
     close.addEventListener("click", function () {
       sessionStorage.setItem(key, said);
-      box.remove();
+      host.remove();
     });
     box.appendChild(close);
     var list;
@@ -73,7 +76,8 @@
       mine.forEach(function (d) { list.appendChild(line(d, false)); });
       box.appendChild(list);
     }
-    document.body.appendChild(box);
+    host.attachShadow({ mode: "open" }).appendChild(box);
+    document.body.appendChild(host);
   }
 
   fetch("/__kbtool/problems?page=" + encodeURIComponent(location.pathname), { cache: "no-store" })

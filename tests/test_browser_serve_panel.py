@@ -23,6 +23,8 @@ URL = "wiki/concepts/transformer.html"
 HOSTILE = Diagnostic(
     PAGE, 12, 3, "KB207", "warning", 'link to <img src=x onerror="window.pwned=1"> 不存在.md'
 )
+#: the panel, inside the shadow root of ``#kbtool-problems`` (Playwright's CSS reaches into it)
+PANEL = "#kbtool-problems-panel"
 STOPPED = Diagnostic("wiki/concepts/mamba.md", 2, 1, "KB103", "error", "frontmatter is not YAML")
 
 
@@ -46,10 +48,10 @@ def view(page: Any, name: str) -> None:
 
 def panel_text(page: Any) -> str | None:
     try:
-        page.wait_for_selector("#kbtool-problems", timeout=3000)
+        page.wait_for_selector(PANEL, timeout=3000)
     except Exception:
         return None
-    return str(page.inner_text("#kbtool-problems"))
+    return str(page.inner_text(PANEL))
 
 
 def test_a_page_shows_its_own_diagnostics_as_text(browser: Any, served: Any) -> None:
@@ -63,7 +65,7 @@ def test_a_page_shows_its_own_diagnostics_as_text(browser: Any, served: Any) -> 
         assert '<img src=x onerror="window.pwned=1">' in text  # shown, not run
         assert "mamba" not in text  # another page's
         assert page.evaluate("window.pwned") is None and not watched.dialogs
-        box = page.locator("#kbtool-problems").bounding_box()
+        box = page.locator(PANEL).bounding_box()
         assert box is not None and box["width"] < 700  # a corner, not the page
         view(page, "serve-panel")
         assert not watched.errors and not watched.outside
@@ -78,7 +80,7 @@ def test_a_dismissed_panel_stays_away_until_what_it_says_changes(browser: Any, s
     try:
         page.goto(base + URL)
         assert panel_text(page) is not None
-        page.click("#kbtool-problems button")
+        page.click(PANEL + " button")
         assert page.locator("#kbtool-problems").count() == 0
         page.reload()
         assert panel_text(page) is None
@@ -112,9 +114,17 @@ def test_what_stopped_the_build_covers_the_stale_page(browser: Any, served: Any)
         text = panel_text(page)
         assert text is not None and "not published: 1 error(s)" in text
         assert "wiki/concepts/mamba.md:2:1" in text
-        box = page.locator("#kbtool-problems").bounding_box()
+        box = page.locator(PANEL).bounding_box()
         viewport = page.viewport_size
         assert box is not None and box["width"] == viewport["width"]
+        # The site's styles stop at the panel's shadow root: its heading has no rule under it,
+        # as the page's own headings do.
+        heading = page.locator(PANEL + " h2")
+        assert heading.evaluate("h => getComputedStyle(h).borderBottomStyle") == "none"
+        assert (
+            page.locator("main h2").first.evaluate("h => getComputedStyle(h).borderBottomStyle")
+            != "none"
+        )
         view(page, "serve-panel-stopped")
     finally:
         context.close()
