@@ -58,6 +58,12 @@ class _Handler(SimpleHTTPRequestHandler):
     problems: ServedProblems
     quiet = True
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the browser left (a tab closed during the long poll): no one to answer
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         parts = urlsplit(self.path)
         if parts.path == CLIENT_PATH:

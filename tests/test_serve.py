@@ -282,3 +282,20 @@ def test_after_a_save_serve_prints_what_it_changed(tmp_path: Path) -> None:
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_browser_that_leaves_during_the_long_poll_prints_nothing(
+    served: tuple[str, BuildVersion, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    import socket
+
+    base, version, _ = served
+    port = int(base.rsplit(":", 1)[1])
+    client = socket.create_connection(("127.0.0.1", port))
+    client.sendall(b"GET /__kbtool/wait?v=1 HTTP/1.1\r\nHost: x\r\n\r\n")
+    time.sleep(0.3)  # the server now waits for a newer build
+    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    client.close()  # reset: the tab was closed
+    version.bump()
+    time.sleep(0.5)  # the server answers, to no one
+    assert "Traceback" not in capsys.readouterr().err
