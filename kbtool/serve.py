@@ -9,6 +9,7 @@ files never contain it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import platform
 import threading
@@ -59,10 +60,9 @@ class _Handler(SimpleHTTPRequestHandler):
     quiet = True
 
     def handle(self) -> None:
-        try:
+        # The browser left (a tab closed during the long poll): no one to answer.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             super().handle()
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the browser left (a tab closed during the long poll): no one to answer
 
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         parts = urlsplit(self.path)
