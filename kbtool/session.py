@@ -71,19 +71,18 @@ class Session:
             return disk
         files = []
         seen = set()
-        for item, data, digest in disk.files:
+        for item, digest in disk.files:
             seen.add(item.path)
             if item.path in self.buffers:
-                data = self.buffers[item.path]
-                digest = content_digest(data)
-            files.append((item, data, digest))
+                digest = content_digest(self.buffers[item.path])
+            files.append((item, digest))
         for path, data in self.buffers.items():  # a page not saved yet
             kind = self.kind_of(path)
             if path not in seen and kind is not None:
-                files.append((Found(path, kind), data, content_digest(data)))
+                files.append((Found(path, kind), content_digest(data)))
         files.sort(key=lambda f: f[0].path)
         unreadable = [u for u in disk.unreadable if u.path not in self.buffers]
-        return Snapshot(files, unreadable)
+        return Snapshot(files, unreadable, disk.root, {**disk.read, **self.buffers})
 
     def build(
         self,

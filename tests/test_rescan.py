@@ -24,8 +24,8 @@ def _wiki(root: Path) -> Config:
 
 
 def _same(a: Snapshot, b: Snapshot) -> None:
-    assert [(f.path, f.kind, d, data) for f, data, d in a.files] == [
-        (f.path, f.kind, d, data) for f, data, d in b.files
+    assert [(f.path, f.kind, d, a.data(f.path)) for f, d in a.files] == [
+        (f.path, f.kind, d, b.data(f.path)) for f, d in b.files
     ]
     assert a.unreadable == b.unreadable
 

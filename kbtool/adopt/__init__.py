@@ -80,13 +80,13 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
             f"{sources_folder}/ for source pages; everything else keeps its default"
         )
         return proposal
-    snapshot = scan(config)
+    snapshot = scan(config, trust=False)  # every byte held: read once, for the analysis
     wiki = _load(config, snapshot, jobs)
     more, why = folders.more_wiki_folders(wiki)
     proposal.reasons += why
     if more:
         config = replace(config, wiki_more=tuple(more))
-        snapshot = scan(config)
+        snapshot = scan(config, trust=False)
         wiki = _load(config, snapshot, jobs)
     wiki_value: str | list[str] = [wiki_folder, *more] if more else wiki_folder
     sources_count = sum(1 for p in wiki.pages.values() if p.kind == "source")

@@ -20,10 +20,11 @@ def propose_source_date(wiki: Wiki, snapshot: Snapshot) -> tuple[dict[str, str],
         return None
     keys: Counter[str] = Counter()
     labels: Counter[str] = Counter()
-    for found, data, _ in snapshot.files:
+    for found, _ in snapshot.files:
         page = sources.get(found.path)
         if page is None:
             continue
+        data = snapshot.data(found.path)
         keys.update({k for k, v in page.meta.items() if _is_date(v)})
         text = data.decode("utf-8", errors="replace")
         body = text.split("\n", page.body_line - 1)[-1] if page.body_line > 1 else text

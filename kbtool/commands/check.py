@@ -15,10 +15,10 @@ from kbtool.commands import (
     load_project_config,
     refuse_statistics_format,
 )
-from kbtool.diagnostics import filter_diagnostics, summarize
+from kbtool.diagnostics import Diagnostic, filter_diagnostics, summarize
 from kbtool.errors import UsageError
 from kbtool.report import FORMATS
-from kbtool.stages.scan import scan
+from kbtool.stages.scan import Snapshot, scan, scanning_again
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
 
@@ -79,34 +79,40 @@ def run(args: argparse.Namespace) -> int:
     paths = [p for p in relative_paths(config.root, args.paths) if p]
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     timings = Timings()
-    snapshot = scan(config)
+    snapshot = scan(config, trust=not args.no_cache)
     timings.lap("scan")
     from kbtool.progress import StepProgress
-    from kbtool.stages.check import check_wiki  # markdown-it is loaded only if a page changed
     from kbtool.stages.run import new_run
     from kbtool.stages.unchanged import last_check, remember_check, unchanged_check_key
 
     # On a terminal only: stderr of a CI log or a pipe gets no bar.
     parsing, checking = StepProgress("parsing", sys.stderr), StepProgress("checking", sys.stderr)
     with open_store(config.cache_path) as store:
-        run = new_run(config, store, snapshot=snapshot, jobs=args.jobs, use_store=not args.no_cache)
-        timings.count_workers(lambda: run.workers.seconds)
-        # Nothing changed since the last check (pre-commit runs it often): what it found.
-        key = unchanged_check_key(run)
-        found = last_check(run, key) if not args.no_cache else None
-        if found is None:
-            result = check_wiki(run, progress=parsing, checking=checking)
-            found = result.diagnostics
-            if not args.no_cache:
-                remember_check(run, key, result.wiki, found)
-        everything = found
+
+        def check(files: Snapshot | None) -> list[Diagnostic]:
+            run = new_run(config, store, snapshot=files, jobs=args.jobs, use_store=use_store)
+            timings.count_workers(lambda: run.workers.seconds)
+            # Nothing changed since the last check (pre-commit runs it often): what it found.
+            key = unchanged_check_key(run)
+            found = last_check(run, key) if use_store else None
+            if found is None:
+                from kbtool.stages.check import check_wiki  # the rules: only if something changed
+
+                result = check_wiki(run, progress=parsing, checking=checking)
+                found = result.diagnostics
+                if use_store:
+                    remember_check(run, key, result.wiki, found)
+            return found
+
+        use_store = not args.no_cache
+        everything = scanning_again(config, snapshot, check)
     parsing.close()
     checking.close()
     timings.lap("check")
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
     checked = sum(
         1
-        for f, _, _ in snapshot.files
+        for f, _ in snapshot.files
         if not paths or any(f.path == q or f.path.startswith(q + "/") for q in paths)
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)

@@ -8,6 +8,7 @@ Records stored for a buffer are keyed by its digest, and so never mistaken for t
 
 from __future__ import annotations
 
+import contextlib
 import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,10 +17,10 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.model import Page, PageKind
 from kbtool.session import Session
-from kbtool.stages.check import check_wiki
+from kbtool.stages.check import CheckRun, check_wiki
 from kbtool.stages.load import load_pages
-from kbtool.stages.run import new_run
-from kbtool.stages.scan import Snapshot
+from kbtool.stages.run import Run, new_run
+from kbtool.stages.scan import ChangedSinceScan, Snapshot
 from kbtool.store.db import Store
 from kbtool.wiki import Wiki
 
@@ -35,8 +36,6 @@ class WikiState:
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _wiki: Wiki | None = None
     _disk_changed: bool = True
-    #: the scan the index of its files' bytes by path was made from, and that index
-    _files: tuple[Snapshot, dict[str, bytes]] | None = None
 
     @classmethod
     def open(cls, config: Config) -> WikiState:
@@ -85,10 +84,11 @@ class WikiState:
 
     def check(self) -> dict[str, list[Diagnostic]]:
         """Check the wiki as the editor sees it; every path's diagnostics."""
-        run = new_run(self.config, self.store, snapshot=self.snapshot(), reuse=self.session.reuse)
-        pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
-        # Between two keystrokes only a buffer changed: the disk's files are as last read.
-        result = check_wiki(run, pages=pages, stats=self._disk_changed)
+        try:
+            run, pages, result = self._check()
+        except ChangedSinceScan:  # a file changed before the editor told of it: read again
+            self.rescan()
+            run, pages, result = self._check()
         self._disk_changed = False
         found: dict[str, list[Diagnostic]] = {}
         for d in self._reported(result.diagnostics):
@@ -100,6 +100,12 @@ class WikiState:
         self.pages, self.diagnostics = pages, found
         self.session.settle()  # what the session holds, out of the collector's sight
         return found
+
+    def _check(self) -> tuple[Run, dict[str, Page], CheckRun]:
+        run = new_run(self.config, self.store, snapshot=self.snapshot(), reuse=self.session.reuse)
+        pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
+        # Between two keystrokes only a buffer changed: the disk's files are as last read.
+        return run, pages, check_wiki(run, pages=pages, stats=self._disk_changed)
 
     def _reported(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """What ``kbtool check`` reports: the enabled codes at their configured severities.
@@ -124,10 +130,10 @@ class WikiState:
         """A page's bytes as the editor sees them."""
         if path in self.buffers:
             return self.buffers[path]
-        if self._files is None or self._files[0] is not self.disk:
-            self._files = (self.disk, {item.path: data for item, data, _ in self.disk.files})
-        found = self._files[1].get(path)
-        return found if found is not None else (self.config.root / path).read_bytes()
+        if path in self.disk.digests():
+            with contextlib.suppress(ChangedSinceScan):
+                return self.disk.data(path)
+        return (self.config.root / path).read_bytes()  # changed since: as it is now
 
     def text(self, path: str) -> str:
         data = self.read(path)

@@ -18,6 +18,7 @@ import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
+from functools import partial
 from typing import Any
 
 from kbtool.checks import GRAPH_CHECKS, Enabled, graph_rule_diagnostics, unreadable_diagnostics
@@ -107,8 +108,7 @@ def check_wiki(
         return dict(load_pages(run, only=paths, on_parsed=counting(progress)).pages.items())
 
     fresh = full_pages(changed)
-    data = {item.path: raw for item, raw, _ in snapshot.files if item.path in fresh}
-    new_facts = {path: Facts.of(config, page, data[path]) for path, page in fresh.items()}
+    new_facts = {p: Facts.of(config, page, partial(snapshot.data, p)) for p, page in fresh.items()}
     changed_facts = _changed_facts(changed | removed, old_facts, new_facts)
     same_pages = not changed_facts  # the same paths, kinds, titles and slugs as last time
     moved = _changed_stats(store, str(config.root), run.watched) if stats else {}

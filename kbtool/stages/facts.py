@@ -7,6 +7,7 @@ Every run reads every page's facts, so their record is a few strings joined by N
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kbtool.checks.stale import source_date_of
@@ -30,8 +31,9 @@ class Facts:
     runs_cells: bool = field(default=False, compare=False)
 
     @classmethod
-    def of(cls, config: Config, page: Page, data: bytes) -> Facts:
-        found = source_date_of(config, page, lambda: data)
+    def of(cls, config: Config, page: Page, read: Callable[[], bytes]) -> Facts:
+        """``read()``: the page's bytes (read only for a body field with its source date)."""
+        found = source_date_of(config, page, read)
         ingested = found.when.isoformat() if found is not None and found.when else ""
         slugs = tuple(sorted(page.slugs))
         runs = should_run(config, page)

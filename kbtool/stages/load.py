@@ -30,7 +30,8 @@ from kbtool.stages.pageworker import (
 )
 from kbtool.stages.reused import PAGES
 from kbtool.stages.run import OnProgress, Run, new_run
-from kbtool.stages.stored_pages import StoredPages, stored_pages
+from kbtool.stages.scan import Snapshot, scanning_again
+from kbtool.stages.stored_pages import Stored, StoredPages, stored_pages
 from kbtool.stages.workers import chunked
 from kbtool.store.codec import load_page
 from kbtool.store.db import open_store
@@ -40,7 +41,6 @@ from kbtool.wiki import Wiki
 if TYPE_CHECKING:
     from kbtool.render.markdown import PageBody
     from kbtool.search.text import SearchDoc
-    from kbtool.stages.scan import Snapshot
 
 #: Below this many pages to parse, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 64
@@ -73,7 +73,7 @@ def load_pages(
     remembered = _still_valid(run.reuse, files, key_of) if run.use_store else {}
     # Only whether a valid page (and body) is stored: a page is read when a stage asks for
     # it, a body when its page is rendered.
-    unknown = [item.path for item, _, _ in files if item.path not in remembered]
+    unknown = [item.path for item, _ in files if item.path not in remembered]
     page_keys = _record_keys(run, PAGE, unknown, len(files))
     body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
     # Search texts are taken only for a site with a search index: one turned on since is
@@ -84,22 +84,21 @@ def load_pages(
     bodies: dict[str, PageBody] = {}
     encoded_bodies: dict[str, bytes] = {}
     encoded_docs: dict[str, bytes] = {}
-    stored: dict[str, Work] = {}
+    stored: dict[str, Stored] = {}
     todo: list[Work] = []
-    for item, data, digest in files:
+    for item, digest in files:
         if item.path in remembered:
             pages[item.path], body = remembered[item.path]
             if body is not None:
                 bodies[item.path] = body
             continue
-        work = (item.path, data, item.kind, digest)
         has_page = page_keys.get(item.path) == PAGE.key(digest)
         has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
         has_doc = not search or doc_keys.get(item.path) == SEARCH.key(digest, language or "")
         if has_page and (not with_bodies or has_body and has_doc):
-            stored[item.path] = work
-        else:
-            todo.append(work)
+            stored[item.path] = (item.kind, digest)
+        else:  # its bytes are read now (a file the scan trusted by its stat, from the disk)
+            todo.append((item.path, run.snapshot.data(item.path), item.kind, digest))
     page_rows, body_rows, doc_rows = [], [], []
     parsed = _parse_all(run, todo, language, search, on_parsed)
     # Not for a few pages: a long-running process (the language server) loads a page at each
@@ -125,7 +124,7 @@ def load_pages(
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
     if only is None:  # the pages that are gone
-        run.reuse.keep_only(PAGES, {item.path for item, _, _ in files})
+        run.reuse.keep_only(PAGES, {item.path for item, _ in files})
     for path, page in pages.items():  # a body parsed now is decoded when rendered
         run.reuse.put(PAGES, path, key_of(page.digest), (page, bodies.get(path)))
 
@@ -133,7 +132,7 @@ def load_pages(
         run.reuse.put(PAGES, page.path, key_of(page.digest), (page, None))
 
     return Loaded(
-        stored_pages(pages, stored, run.store, keep),
+        stored_pages(pages, stored, run.store, run.snapshot, keep),
         decoding(decode_body, bodies, encoded_bodies),
         decoding(decode_doc, {}, encoded_docs),
     )
@@ -154,11 +153,11 @@ def _keys(language: str | None) -> Callable[[str], str]:
 
 
 def _still_valid(
-    reuse: Reuse, files: list[tuple[Found, bytes, str]], key_of: Callable[[str], str]
+    reuse: Reuse, files: list[tuple[Found, str]], key_of: Callable[[str], str]
 ) -> dict[str, tuple[Page, PageBody | None]]:
     """The pages (and bodies) reused that are still valid for ``files``."""
     found: dict[str, tuple[Page, PageBody | None]] = {}
-    for item, _, digest in files:
+    for item, digest in files:
         held = reuse.get(PAGES, item.path, key_of(digest))
         if held is not None and held[0].kind == item.kind:
             found[item.path] = held
@@ -193,10 +192,14 @@ def load_wiki(
     """The whole wiki, every page parsed or taken from the store (for the commands that
     need only pages: graph, fix, test). ``progress(parsed, to parse)`` is told as pages are
     parsed."""
-    with open_store(config.cache_path) as store:
-        run = new_run(config, store, snapshot=snapshot, jobs=jobs, use_store=use_store)
-        pages = dict(load_pages(run, on_parsed=counting(progress)).pages.items())
-    return Wiki(config, pages, list(run.snapshot.unreadable))
+
+    def load(files: Snapshot | None) -> Wiki:
+        with open_store(config.cache_path) as store:
+            run = new_run(config, store, snapshot=files, jobs=jobs, use_store=use_store)
+            pages = dict(load_pages(run, on_parsed=counting(progress)).pages.items())
+        return Wiki(config, pages, list(run.snapshot.unreadable))
+
+    return scanning_again(config, snapshot, load)
 
 
 def counting(progress: OnProgress | None) -> OnProgress | None:
@@ -247,16 +250,17 @@ def _records(
     """The stored body or search text (``kind``) of each of ``paths``, decoded; one that is
     missing, stale or cannot be read is made again from its file."""
     language = run.config.language
-    files = {item.path: (item, data, digest) for item, data, digest in run.snapshot.files}
+    files = {item.path: (item, digest) for item, digest in run.snapshot.files}
     stored = run.store.some(kind, paths)
     found: dict[str, T] = {}
     for path in paths:
-        item, data, digest = files[path]
+        item, digest = files[path]
         record = stored.get(path)
         if record is not None and record[0] == kind.key(digest, language):
             with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
                 found[path] = decode(record[1])  # else damaged or foreign: made again
         if path not in found:
-            _, body, doc = process((path, data, item.kind, digest), language, kind is SEARCH)
+            work = (path, run.snapshot.data(path), item.kind, digest)
+            _, body, doc = process(work, language, kind is SEARCH)
             found[path] = decode((body if kind is BODY else doc) or b"")
     return found

@@ -26,7 +26,8 @@ class _FullScan(Exception):
 def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapshot | None:
     """``previous`` updated for the absolute paths in ``changed`` (added, modified or
     deleted: the kind of change does not matter, the disk is looked at now)."""
-    files = {item.path: (item, data, digest) for item, data, digest in previous.files}
+    files = {item.path: (item, digest) for item, digest in previous.files}
+    read: dict[str, bytes] = {}  # only what is read now: the rest is in the store
     unreadable = {u.path for u in previous.unreadable}
     root = os.path.abspath(config.root)
     try:
@@ -36,10 +37,11 @@ def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapsh
                 continue  # not in the repository (the store, site/ are filtered before)
             if rel in unreadable or any(u.startswith(rel + "/") for u in unreadable):
                 raise _FullScan
-            _update(config, root, rel, files)
+            _update(config, root, rel, files, read)
     except _FullScan:
         return None
-    return Snapshot([files[path] for path in sorted(files)], previous.unreadable)
+    files_now = [files[path] for path in sorted(files)]
+    return Snapshot(files_now, previous.unreadable, previous.root, read)
 
 
 def _relative(root: str, path: str) -> str | None:
@@ -50,7 +52,11 @@ def _relative(root: str, path: str) -> str | None:
 
 
 def _update(
-    config: Config, root: str, rel: str, files: dict[str, tuple[Found, bytes, str]]
+    config: Config,
+    root: str,
+    rel: str,
+    files: dict[str, tuple[Found, str]],
+    read: dict[str, bytes],
 ) -> None:
     if rel == "pyproject.toml":
         raise _FullScan
@@ -65,6 +71,7 @@ def _update(
     if mode is None:  # removed: a page, a file that is not one, or a whole folder
         if rel in files:
             del files[rel]
+            read.pop(rel, None)
         elif not _has_extension(rel) or _holds_pages(files, rel):
             raise _FullScan
         return
@@ -80,14 +87,15 @@ def _update(
             data = f.read()
     except OSError as error:
         raise _FullScan from error  # unreadable now: the full scan says so
-    files[rel] = (Found(rel, kind), data, content_digest(data))
+    files[rel] = (Found(rel, kind), content_digest(data))
+    read[rel] = data
 
 
 def _has_extension(rel: str) -> bool:
     return "." in rel.rsplit("/", 1)[-1].lstrip(".")
 
 
-def _holds_pages(files: dict[str, tuple[Found, bytes, str]], rel: str) -> bool:
+def _holds_pages(files: dict[str, tuple[Found, str]], rel: str) -> bool:
     prefix = rel + "/"
     return any(path.startswith(prefix) for path in files)
 

@@ -63,7 +63,7 @@ def new_run(
 
     return Run(
         config,
-        snapshot or scan(config),
+        snapshot or scan(config, trust=use_store),
         store,
         Workers(config.workers(jobs)),
         use_store,

@@ -1,32 +1,63 @@
-"""Stage 1, scan: every file of the wiki and the sources read once, with its content digest.
+"""Stage 1, scan: every file of the wiki and the sources with its content digest.
 
-The snapshot is what every record of the run is keyed by; no later stage reads a page's file.
+A file whose stat is the one recorded with its digest (:mod:`kbtool.stages.file_stats`) is
+not read: its digest is taken as recorded, and its bytes are read only if a later stage asks
+for them (a page that must be parsed again), and checked against the digest then. The
+snapshot is what every record of the run is keyed by.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TypeVar
 
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
 from kbtool.model import Problem
 from kbtool.parse.digest import content_digest
+from kbtool.stages.file_stats import NONE, Stat, load_file_stats, save_file_stats, stat_of
+
+
+class ChangedSinceScan(Exception):
+    """A file's bytes, read after the scan, are not the ones the scan took its digest of (the
+    argument: its path)."""
 
 
 @dataclass(frozen=True)
 class Snapshot:
-    """Every file's bytes and content digest, read once; what all records are keyed by."""
+    """Every file's content digest; what all records are keyed by."""
 
-    files: list[tuple[Found, bytes, str]]
+    files: list[tuple[Found, str]]
     unreadable: list[Unreadable]
+    #: the folder the paths are relative to
+    root: str = ""
+    #: the bytes the scan read (the files it hashed, the editor's unsaved text), by path
+    read: dict[str, bytes] = field(default_factory=dict)
+
+    def data(self, path: str) -> bytes:
+        """The bytes of ``path`` that its digest was taken of: as the scan read them, or read
+        now (raises :class:`ChangedSinceScan` if they are no longer the same)."""
+        held = self.read.get(path)
+        if held is not None:
+            return held
+        try:
+            with open(os.path.join(self.root, path), "rb") as f:
+                data = f.read()
+        except OSError:
+            raise ChangedSinceScan(path) from None
+        if content_digest(data) != self._digests.get(path):
+            raise ChangedSinceScan(path)
+        return data
 
     def digest(self) -> str:
         """One hash of every path, kind and content digest, and every unreadable file."""
         text = repr(
-            [(f.path, f.kind, digest) for f, _, digest in self.files]
+            [(f.path, f.kind, digest) for f, digest in self.files]
             + [(u.path, u.problem) for u in self.unreadable]
         )
         return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
@@ -38,24 +69,62 @@ class Snapshot:
 
     @cached_property
     def _digests(self) -> dict[str, str]:
-        return {item.path: digest for item, _, digest in self.files}
+        return {item.path: digest for item, digest in self.files}
 
 
-def scan(config: Config) -> Snapshot:
+def scan(config: Config, trust: bool = True) -> Snapshot:
+    """The files as they are now; ``trust``: take the recorded digest of a file whose stat is
+    unchanged (False: read and hash every file)."""
+    started = time.monotonic_ns()
     found, unreadable = discover(config)
-    files = []
     root = str(config.root)
+    known = load_file_stats(config.cache_path) if trust else NONE
+    files: list[tuple[Found, str]] = []
+    read: dict[str, bytes] = {}
+    stats: dict[str, tuple[Stat, str]] = {}
     for item in found:
-        data = _read(root, item, unreadable)
-        if data is not None:
-            files.append((item, data, content_digest(data)))
-    return Snapshot(files, sorted(unreadable, key=lambda u: u.path))
+        full = os.path.join(root, item.path)  # plain strings: 7,000 files
+        try:
+            stat = stat_of(os.stat(full))
+        except OSError as error:
+            unreadable.append(_unreadable(item, error))
+            continue
+        digest = known.digest_if_unchanged(item.path, stat)
+        if digest is None:
+            data = _read(full, item, unreadable)
+            if data is None:
+                continue
+            digest = content_digest(data)
+            read[item.path] = data
+        files.append((item, digest))
+        stats[item.path] = (stat, digest)
+    if read or len(stats) != len(known.entries):
+        save_file_stats(config.cache_path, stats, time.monotonic_ns() - started)
+    return Snapshot(files, sorted(unreadable, key=lambda u: u.path), root, read)
 
 
-def _read(root: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
+T = TypeVar("T")
+
+
+def scanning_again(
+    config: Config, snapshot: Snapshot | None, work: Callable[[Snapshot | None], T]
+) -> T:
+    """``work(snapshot)``, and once more on a new scan if a file changed after the scan took
+    its digest and before a stage read it."""
     try:
-        with open(os.path.join(root, item.path), "rb") as f:  # plain strings: 7,000 files
+        return work(snapshot)
+    except ChangedSinceScan:
+        return work(scan(config))
+
+
+def _read(full: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
+    try:
+        with open(full, "rb") as f:
             return f.read()
     except OSError as error:
-        unreadable.append(Unreadable(item.path, Problem("KB004", f"cannot read: {error.strerror}")))
+        unreadable.append(_unreadable(item, error))
         return None
+
+
+def _unreadable(item: Found, error: OSError) -> Unreadable:
+    return Unreadable(item.path, Problem("KB004", f"cannot read: {error.strerror}"))

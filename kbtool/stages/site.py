@@ -32,7 +32,7 @@ from kbtool.stages.publish.swap import publish
 from kbtool.stages.render import stage
 from kbtool.stages.reused import SITE_RECORD, SPARE
 from kbtool.stages.run import Run, new_run
-from kbtool.stages.scan import Snapshot
+from kbtool.stages.scan import Snapshot, scanning_again
 from kbtool.stages.search import index_site
 from kbtool.stages.similar import similar_pages
 from kbtool.stages.siteinfo import keep_infos, site_infos
@@ -90,6 +90,25 @@ def build_site(
     holds its own); ``snapshot``, the files as they are now (else they are scanned), and
     ``watched``, what a watcher saw change since the one before; ``spare``: keep the former
     site as the next build's staging folder."""
+
+    def build(files: Snapshot | None) -> BuildReport:
+        seen = watched if files is snapshot else None  # scanned again: not known
+        return _build(config, jobs, use_store, full, progress, reuse, files, seen, spare)
+
+    return scanning_again(config, snapshot, build)
+
+
+def _build(
+    config: Config,
+    jobs: int | None,
+    use_store: bool,
+    full: bool,
+    progress: TextIO | None,
+    reuse: Reuse | None,
+    snapshot: Snapshot | None,
+    watched: Watched | None,
+    spare: bool,
+) -> BuildReport:
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
     reuse = Reuse() if reuse is None else reuse

@@ -3,7 +3,8 @@ page only when it is asked for: the rest are never unpickled (7,000 pages take a
 more); their facts, site facts and keys come from compact records.
 
 A forked worker (rendering) reads through its own connection: an SQLite connection must not
-cross a fork. A page whose record turns out damaged is parsed again from the snapshot's bytes.
+cross a fork. A page whose record turns out damaged is parsed again from its file
+(:meth:`Snapshot.data`).
 """
 
 from __future__ import annotations
@@ -13,47 +14,54 @@ from collections.abc import Callable
 
 from kbtool.model import Page
 from kbtool.reuse.lazy import Lazy
-from kbtool.stages.pageworker import Work, process
+from kbtool.stages.pageworker import process
+from kbtool.stages.scan import Snapshot
 from kbtool.store.codec import load_page
 from kbtool.store.db import Store, open_store
 from kbtool.store.records import PAGE
 
-#: pages by path, each stored one with the work that parses it again
-StoredPages = Lazy[Page, Work]
+#: a stored page's kind and content digest
+Stored = tuple[str, str]
+#: pages by path, each stored one with its kind and digest
+StoredPages = Lazy[Page, Stored]
 
 
 def stored_pages(
     known: dict[str, Page],
-    stored: dict[str, Work],
+    stored: dict[str, Stored],
     store: Store,
+    snapshot: Snapshot,
     on_load: Callable[[Page], None] | None = None,
 ) -> StoredPages:
     """Pages by path, in sorted order: ``known`` ones at hand, the ``stored`` ones read from
-    ``store`` on first use; ``on_load(page)`` is told of each page read."""
+    ``store`` on first use (parsed again from ``snapshot`` if damaged); ``on_load(page)`` is
+    told of each page read."""
     order = sorted({*known, *stored})
-    return Lazy(_Reader(store, on_load), known, stored, order)
+    return Lazy(_Reader(store, snapshot, on_load), known, stored, order)
 
 
 class _Reader:
     """Reads a batch of stored pages in one query, through this process's connection."""
 
-    def __init__(self, store: Store, on_load: Callable[[Page], None] | None) -> None:
+    def __init__(
+        self, store: Store, snapshot: Snapshot, on_load: Callable[[Page], None] | None
+    ) -> None:
         self._store = store
+        self._snapshot = snapshot
         self._pid = os.getpid()
         self._child_store: Store | None = None
         self._on_load = on_load
 
-    def __call__(self, batch: dict[str, Work]) -> dict[str, Page]:
+    def __call__(self, batch: dict[str, Stored]) -> dict[str, Page]:
         reader = self._reader()
         records = reader.some(PAGE, list(batch)) if reader is not None else {}
         pages: dict[str, Page] = {}
         parsed = []
-        for path, work in batch.items():
-            _, _, kind, digest = work
+        for path, (kind, digest) in batch.items():
             record = records.get(path)
             page = load_page(record[1]) if record and record[0] == PAGE.key(digest) else None
             if page is None or page.kind != kind:  # damaged, or changed since the scan
-                data = process(work, None)[0]
+                data = process((path, self._snapshot.data(path), kind, digest), None)[0]
                 page = load_page(data)
                 assert page is not None  # just pickled by our own parser
                 parsed.append((path, PAGE.key(digest), data))
