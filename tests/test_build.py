@@ -12,7 +12,7 @@ from kbtool.cli import main
 from kbtool.config import Config, config_from_table
 from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import CellResult, PageResult
-from kbtool.stages import site as build_module
+from kbtool.stages import pipeline as build_module
 from kbtool.stages.site import BuildReport, build_site
 
 

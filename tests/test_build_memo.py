@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_build import build, page, write
 
-import kbtool.stages.site as build_module
+import kbtool.stages.pipeline as build_module
 
 
 @pytest.fixture

@@ -12,9 +12,9 @@ import kbtool.parse.markdown
 import kbtool.parse.page
 import kbtool.store.db
 from kbtool.reuse.values import Reuse
+from kbtool.stages.pipeline import keep_warm
 from kbtool.stages.reused import LISTINGS, PAGE_FACTS, PAGES, SITE_RECORD
 from kbtool.stages.scan import scan
-from kbtool.stages.site import keep_warm
 
 
 @pytest.fixture

@@ -102,7 +102,7 @@ def test_a_build_outside_a_session_keeps_no_spare(tmp_path: Path) -> None:
 def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
     tmp_path: Path,
 ) -> None:
-    from kbtool.stages.site import keep_warm
+    from kbtool.stages.pipeline import keep_warm
 
     wiki, live, _ = _serving(tmp_path)
     kept = Session(load_config(live))
@@ -123,7 +123,7 @@ def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
 
 
 def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None:
-    from kbtool.stages.site import keep_warm
+    from kbtool.stages.pipeline import keep_warm
 
     _, live, _ = _serving(tmp_path)
     kept = Session(load_config(live))

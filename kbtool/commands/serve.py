@@ -144,7 +144,7 @@ def cell_failures(failed: list[PageResult]) -> list[Diagnostic]:
 def _keep_warm(session: Session, lock: threading.Lock) -> None:
     """While the server already serves the site: read the wiki into ``session`` (``lock``
     held)."""
-    from kbtool.stages.site import keep_warm
+    from kbtool.stages.pipeline import keep_warm
 
     try:
         assert session.disk is not None  # the first build's

@@ -17,10 +17,8 @@ from html import escape
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
-from kbtool.render.templates import RENDER_DIR
+from kbtool.render.vendored import MERMAID, VENDOR_DIR
 
-VENDOR_DIR = RENDER_DIR / "vendor"
-MERMAID = VENDOR_DIR / "mermaid.min.js"
 #: What marks a rendered body as holding a diagram (the page template looks for it).
 MARKER = "mermaid-source"
 

@@ -1,8 +1,9 @@
 """``kbtool build``: the build as its stages, each a module of this package, in order;
-:func:`kbtool.stages.site.build_site` runs them.
+:func:`kbtool.stages.site.build_site` runs the scan, and :mod:`~kbtool.stages.pipeline` the rest.
 
-1. :mod:`~kbtool.stages.scan`: read every file once, with its content digest;
-   then :mod:`~kbtool.stages.unchanged`: with nothing changed since the last build, stop here;
+1. :mod:`~kbtool.stages.scan`: every file's content digest (hashed only where its stat
+   changed); then :mod:`~kbtool.stages.unchanged`: with nothing changed since the last build,
+   stop here;
 2. :mod:`~kbtool.stages.load`: pages from the store, or parsed by the
    :mod:`~kbtool.stages.pageworker` (page, body with holes, search text, once) in the run's
    :mod:`~kbtool.stages.workers`;

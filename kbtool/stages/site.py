@@ -1,77 +1,25 @@
-"""The whole build, as its stages in order (the package's docstring lists them).
-
-With nothing changed since the last successful build the build stops after the scan; with
-every output's key unchanged it stops after the plan. No page is parsed twice: assembly fills
-the holes of the body its page worker rendered.
+"""The whole build: the scan, and the stages after it (:mod:`kbtool.stages.pipeline`) unless
+nothing changed since the last successful build, which stops after the scan without
+importing them; with every output's key unchanged it stops after the plan. No page is
+parsed twice: assembly fills the holes of the body its page worker rendered.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, TextIO
+from typing import TextIO
 
-from kbtool import collector
 from kbtool.config import Config
-from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key
-from kbtool.execute.results import PageResult
-from kbtool.progress import Progress
-from kbtool.render.changes import site_changes
-from kbtool.render.context import SiteContext
-from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.reuse.values import WHOLE, Reuse
-from kbtool.stages.cells import run_cells
-from kbtool.stages.check import CheckRun, check_wiki, keep_facts
-from kbtool.stages.load import Loaded, load_pages
-from kbtool.stages.plan import Plan, plan_site
+from kbtool.stages.build_report import BuildReport
 from kbtool.stages.publish.lock import build_lock
-from kbtool.stages.publish.published import Published, load_published
-from kbtool.stages.publish.spare import clear_changed, keep_spare, linked_spare, take_spare
-from kbtool.stages.publish.staging import remove_stale_staging, staging_folder
-from kbtool.stages.publish.swap import publish
-from kbtool.stages.render import stage
-from kbtool.stages.reused import SITE_RECORD, SPARE
+from kbtool.stages.publish.staging import remove_stale_staging
+from kbtool.stages.reused import SPARE
 from kbtool.stages.run import Run, new_run
 from kbtool.stages.scan import Snapshot, scanning_again
-from kbtool.stages.search import index_site
-from kbtool.stages.similar import similar_pages
-from kbtool.stages.siteinfo import keep_infos, site_infos
-from kbtool.stages.unchanged import (
-    LastBuild,
-    forget_build,
-    last_build,
-    remember_build,
-    unchanged_key,
-)
+from kbtool.stages.unchanged import LastBuild, last_build, unchanged_key
 from kbtool.stages.watched import Watched
 from kbtool.store.db import open_store
-from kbtool.store.records import BODY, PAGE
 from kbtool.timings import Timings
-from kbtool.wiki import Wiki
-
-
-@dataclass
-class BuildReport:
-    ok: bool
-    site_dir: Path
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    failed_cells: list[PageResult] = field(default_factory=list)
-    pages: int = 0
-    outputs: int = 0
-    rendered: int = 0
-    reused: int = 0
-    #: names of the outputs rendered by this build ("page:<path>", "index.html", ...)
-    rendered_outputs: list[str] = field(default_factory=list)
-    #: False when every output was already up to date and ``site/`` was left alone
-    published: bool = False
-    seconds: dict[str, float] = field(default_factory=dict)
-    #: of each stage's seconds, those its worker processes had work
-    in_workers: dict[str, float] = field(default_factory=dict)
-    search: Any = None
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
 
 
 def build_site(
@@ -132,148 +80,12 @@ def _build(
         last = last_build(run, key) if use_store and not full else None
         if last is not None:
             return _unchanged(report, last, run)
-        forget_build(run)
-        loaded = _load(run)
-        checked = _gate(run, loaded, report)
-        if checked is None:
-            return report
-        # What the build has loaded and checked it keeps to its end: out of the garbage
-        # collector's sight, a collection never walks every page again (seconds, cold).
-        collector.hold()
-        # The check's wiki, with the real pages (each read when a stage asks for it).
-        wiki = checked.wiki.with_pages(loaded.pages)
-        results = _cells(run, wiki, checked, report)
-        if results is None:
-            return report
-        held_record = reuse.get(SITE_RECORD, WHOLE, str(site_dir))
-        published = {} if full else load_published(store, site_dir, held_record)
-        facts = site_infos(run, wiki, checked)
-        run.clock.lap("plan")  # the site facts' share of it
-        similar = similar_pages(run, facts.listings)
-        run.clock.lap("similar")
-        folders = (*config.wiki_folders, config.sources)
-        changes = tuple(site_changes(config.root, folders, facts.listings))
-        run.clock.lap("history")
-        site = SiteContext(
-            config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
-        )
-        trusted = store if run.use_store else None
-        plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
-        report.outputs = len(plan.outputs)
-        run.clock.lap("plan")
-        published = _stage_and_publish(run, site, plan, published, loaded, report, spare)
-        if report.ok:
-            reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
-            remember_build(run, key, checked.wiki, report.diagnostics, published)
+        # The rules, the renderer and the search index are imported only now: a build that
+        # found nothing changed needs none of them.
+        from kbtool.stages.pipeline import build_changed
+
+        build_changed(run, report, key, full, spare)
     return report
-
-
-def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
-    """Fill ``reuse`` with what every build reads of every page (its facts and listing, the
-    records' keys) and the published site's record, from the store, and a spare linked from
-    the live site, so that a session's first rebuild after an edit is as quick as the later
-    ones; a build that found nothing changed made none of them. Pages are reused as builds
-    read them. ``snapshot``: the files as the last build read them (a change since is the
-    next build's to see)."""
-    site_dir = config.site_path
-    with open_store(config.cache_path) as store:
-        store.keep_keys(reuse.keys)
-        # One process: this may run in a thread, which must not fork workers.
-        run = new_run(config, store, jobs=1, reuse=reuse, snapshot=snapshot)
-        keep_facts(run)
-        keep_infos(run)
-        for kind in (PAGE, BODY):  # which pages and bodies are stored: the store keeps them
-            store.keys(kind)
-        published = reuse.put(SITE_RECORD, WHOLE, str(site_dir), load_published(store, site_dir))
-    with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
-        if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
-            linked = linked_spare(site_dir, published)
-            if linked is not None:
-                reuse.put(SPARE, WHOLE, str(site_dir), linked)
-    _warm_up()
-
-
-def _warm_up() -> None:
-    """Import the parser and the renderer and compile the templates now: a process whose
-    first build found nothing to do has not, and its first rebuild would wait for them."""
-    from kbtool.parse.page import parse_page_tokens  # noqa: F401
-    from kbtool.render.markdown import render_body  # noqa: F401
-    from kbtool.render.templates import TEMPLATES_DIR, environment
-
-    for template in sorted(TEMPLATES_DIR.glob("*.html")):
-        environment().get_template(template.name)
-
-
-def _stage_and_publish(
-    run: Run,
-    site: SiteContext,
-    plan: Plan,
-    published: dict[str, Published],
-    loaded: Loaded,
-    report: BuildReport,
-    keep_old: bool = False,
-) -> dict[str, Published]:
-    """Render into a staging folder, index it, and swap it in unless rendering found errors:
-    the record of the site published now (else of the one that stays). With every output
-    fresh, the live site stays as it is. ``keep_old``: keep the former site as a spare."""
-    if plan.nothing_to_do(published, run.config.site_path):
-        report.reused = len(plan.fresh)
-        found = (d for r in published.values() for d in r.diagnostics)
-        report.diagnostics += filter_diagnostics(found, run.config)
-        report.ok = not report.errors
-        return published
-    site_dir = run.config.site_path
-    spare = take_spare(site_dir, run.reuse.get(SPARE, WHOLE, str(site_dir)))
-    run.reuse.drop(SPARE, WHOLE)
-    with staging_folder(site_dir, spare) as staging:
-        if spare is not None:
-            clear_changed(staging, published, {item.name for item in plan.fresh})
-        staged = stage(run, site, plan, published, loaded, staging.folder, staging.held)
-        report.reused, report.rendered = staged.reused, len(staged.rendered)
-        report.rendered_outputs = sorted(item.name for item in staged.rendered)
-        found = (d for r in staged.outputs.values() for d in r.diagnostics)
-        found_now = filter_diagnostics(found, run.config)
-        report.diagnostics = sorted(report.diagnostics + found_now, key=sort_key)
-        if report.errors:
-            return published
-        if run.config.search:
-            report.search = index_site(run, loaded, staging.folder)
-        old = publish(run, staging, staged.outputs, published, keep_old)
-        kept_spare = keep_spare(site_dir, old, published)
-        if kept_spare is not None:
-            run.reuse.put(SPARE, WHOLE, str(site_dir), kept_spare)
-        report.ok = report.published = True
-        return staged.outputs
-
-
-def _load(run: Run) -> Loaded:
-    bar = Progress(len(run.snapshot.files), "reading", run.progress)
-    loaded = load_pages(run, with_bodies=True, on_parsed=lambda n, _: bar.advance(n))
-    bar.close()
-    run.clock.lap("load")
-    return loaded
-
-
-def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
-    """The checks (and the diagrams' own), the wiki to build holding every page; None if an
-    error stops the build."""
-    report.pages = len(loaded.pages)
-    checked = check_wiki(run, pages=loaded.pages)
-    found = checked.diagnostics + diagram_diagnostics(loaded.pages)
-    report.diagnostics = filter_diagnostics(found, run.config)
-    run.clock.lap("check")
-    return None if report.errors else checked
-
-
-def _cells(
-    run: Run, wiki: Wiki, checked: CheckRun, report: BuildReport
-) -> dict[str, PageResult] | None:
-    """The cells' results; None if one failed, which stops the build."""
-    runs = [path for path, facts in checked.facts.items() if facts.runs_cells]
-    results = run_cells(run, wiki, runs)
-    report.failed_cells = [r for r in results.values() if r.status == "failed"]
-    run.clock.lap("cells")
-    return None if report.failed_cells else results
 
 
 def _unchanged(report: BuildReport, last: LastBuild, run: Run) -> BuildReport:

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from kbtool.diagnostics import Diagnostic
+from kbtool.render.vendored import VENDOR_DIR
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.run import Run
 from kbtool.store.records import STAT, UNCHANGED
@@ -47,8 +48,6 @@ def remember_check(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]
 
 
 def unchanged_key(run: Run) -> str:
-    from kbtool.render.diagrams import VENDOR_DIR  # the renderer's imports: not for a check
-
     vendor = sorted((p.name, stat_signature(p)) for p in VENDOR_DIR.glob("*") if p.is_file())
     text = repr(
         (
