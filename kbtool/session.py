@@ -82,7 +82,7 @@ class Session:
                 files.append((Found(path, kind), content_digest(data)))
         files.sort(key=lambda f: f[0].path)
         unreadable = [u for u in disk.unreadable if u.path not in self.buffers]
-        return Snapshot(files, unreadable, disk.root, {**disk.read, **self.buffers})
+        return Snapshot(files, unreadable, disk.root, dict(self.buffers), disk.hashed)
 
     def build(
         self,

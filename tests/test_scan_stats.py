@@ -39,9 +39,9 @@ def repo(tmp_path: Path) -> Path:
 
 def test_a_second_scan_reads_no_file_whose_stat_is_unchanged(repo: Path) -> None:
     first = scan(config(repo))
-    assert set(first.read) == set(PAGES)  # nothing recorded yet: every file hashed
+    assert set(first.hashed) == set(PAGES)  # nothing recorded yet: every file hashed
     second = scan(config(repo))
-    assert second.read == {}
+    assert second.hashed == set()
     assert second.files == first.files
     assert second.data("wiki/a.md") == (repo / "wiki/a.md").read_bytes()  # read when asked
 
@@ -50,10 +50,10 @@ def test_a_file_changed_within_the_racy_window_is_hashed_again(tmp_path: Path) -
     root = tmp_path / "repo"
     write(root, PAGES)  # just written: a write in the same tick would leave the same stat
     scan(config(root))
-    assert set(scan(config(root)).read) == set(PAGES)
+    assert set(scan(config(root)).hashed) == set(PAGES)
     _age(root)  # its stat changes (so it is hashed once more), and it is no longer racy
     scan(config(root))
-    assert scan(config(root)).read == {}
+    assert scan(config(root)).hashed == set()
 
 
 def test_an_edit_that_keeps_size_and_mtime_is_seen(repo: Path) -> None:
@@ -72,14 +72,14 @@ def test_a_damaged_record_hashes_every_file(repo: Path) -> None:
     scan(config(repo))
     (repo / ".kbtool" / FILENAME).write_bytes(b"kbtool file stats 1 x\nwiki/a.md\0")
     again = scan(config(repo))
-    assert set(again.read) == set(PAGES)
+    assert set(again.hashed) == set(PAGES)
     (repo / ".kbtool" / FILENAME).write_bytes(b"\xff\xfe not ours")
-    assert set(scan(config(repo)).read) == set(PAGES)
+    assert set(scan(config(repo)).hashed) == set(PAGES)
 
 
 def test_without_trust_every_file_is_hashed(repo: Path) -> None:
     scan(config(repo))
-    assert set(scan(config(repo), trust=False).read) == set(PAGES)
+    assert set(scan(config(repo), trust=False).hashed) == set(PAGES)
 
 
 def test_bytes_asked_after_a_change_are_refused(repo: Path) -> None:
@@ -98,7 +98,7 @@ def test_a_build_scans_again_when_a_trusted_file_changed_before_it_was_read(
 ) -> None:
     assert build(repo).ok
     trusted = scan(config(repo))
-    assert trusted.read == {}
+    assert trusted.hashed == set()
     # The records are gone (every page must be parsed from its bytes), and a page changes
     # after the scan trusted it.
     (repo / ".kbtool" / STORE).unlink()

@@ -27,7 +27,7 @@ def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapsh
     """``previous`` updated for the absolute paths in ``changed`` (added, modified or
     deleted: the kind of change does not matter, the disk is looked at now)."""
     files = {item.path: (item, digest) for item, digest in previous.files}
-    read: dict[str, bytes] = {}  # only what is read now: the rest is in the store
+    read: set[str] = set()
     unreadable = {u.path for u in previous.unreadable}
     root = os.path.abspath(config.root)
     try:
@@ -41,7 +41,7 @@ def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapsh
     except _FullScan:
         return None
     files_now = [files[path] for path in sorted(files)]
-    return Snapshot(files_now, previous.unreadable, previous.root, read)
+    return Snapshot(files_now, previous.unreadable, previous.root, hashed=frozenset(read))
 
 
 def _relative(root: str, path: str) -> str | None:
@@ -56,7 +56,7 @@ def _update(
     root: str,
     rel: str,
     files: dict[str, tuple[Found, str]],
-    read: dict[str, bytes],
+    read: set[str],
 ) -> None:
     if rel == "pyproject.toml":
         raise _FullScan
@@ -71,7 +71,7 @@ def _update(
     if mode is None:  # removed: a page, a file that is not one, or a whole folder
         if rel in files:
             del files[rel]
-            read.pop(rel, None)
+            read.discard(rel)
         elif not _has_extension(rel) or _holds_pages(files, rel):
             raise _FullScan
         return
@@ -88,7 +88,7 @@ def _update(
     except OSError as error:
         raise _FullScan from error  # unreadable now: the full scan says so
     files[rel] = (Found(rel, kind), content_digest(data))
-    read[rel] = data
+    read.add(rel)
 
 
 def _has_extension(rel: str) -> bool:
