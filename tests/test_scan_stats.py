@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 from test_build import build, config, page, write
 
+import kbtool.stages.scan as scan_module
+from kbtool.cli import main
 from kbtool.stages.file_stats import FILENAME
-from kbtool.stages.scan import ChangedSinceScan, scan
+from kbtool.stages.scan import ChangedSinceScan, Snapshot, scan
 from kbtool.store.db import FILENAME as STORE
 
 PAGES = {
@@ -107,3 +109,25 @@ def test_a_build_scans_again_when_a_trusted_file_changed_before_it_was_read(
     assert report.ok
     html = next((repo / "site").rglob("b.html")).read_text()
     assert "Written after the scan." in html
+
+
+def test_files_that_keep_changing_stop_the_command_with_one_line(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    scans: list[int] = []
+    real_scan = scan_module.scan
+
+    def counting_scan(*args, **kwargs):  # type: ignore[no-untyped-def]
+        scans.append(1)
+        return real_scan(*args, **kwargs)
+
+    def always_changed(self: Snapshot, path: str) -> bytes:
+        raise ChangedSinceScan(path)
+
+    monkeypatch.setattr(scan_module, "scan", counting_scan)
+    monkeypatch.setattr(Snapshot, "data", always_changed)
+    assert main(["-C", str(repo), "build"]) == 1
+    err = capsys.readouterr().err
+    assert "kept changing while it was read" in err and "Traceback" not in err
+    assert len(scans) == scan_module.ATTEMPTS  # the first, and one for each start again
+    assert not (repo / "site").exists()

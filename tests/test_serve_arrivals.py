@@ -38,9 +38,17 @@ class Served:
             text=True,
         )
         self.lines: queue.Queue[str] = queue.Queue()
+        #: every line serve printed, for the message of a failing test
+        self.printed: list[str] = []
         out = self.process.stdout
         assert out is not None
-        threading.Thread(target=lambda: [self.lines.put(line) for line in out], daemon=True).start()
+
+        def read() -> None:
+            for line in out:
+                self.printed.append(line)
+                self.lines.put(line)
+
+        threading.Thread(target=read, daemon=True).start()
         self.base = self._started()
 
     def _started(self) -> str:
@@ -157,5 +165,6 @@ def test_serve_settles_on_a_clean_build_whatever_way_edits_arrive(
         served.quiet_for(1.5)
         if same_as_clean(live, clean) or time.time() > deadline:
             break
-    assert same_as_clean(live, clean), history
-    assert served.blocked() is None, history
+    printed = "".join(served.printed[-40:])
+    assert same_as_clean(live, clean), (history, printed)
+    assert served.blocked() is None, (history, printed)

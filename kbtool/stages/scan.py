@@ -18,14 +18,18 @@ from typing import TypeVar
 
 from kbtool.config import Config
 from kbtool.discover import Found, Unreadable, discover
+from kbtool.errors import KbtoolError
 from kbtool.model import Problem
 from kbtool.parse.digest import content_digest
 from kbtool.stages.file_stats import NONE, Stat, load_file_stats, save_file_stats, stat_of
 
 
-class ChangedSinceScan(Exception):
+class ChangedSinceScan(KbtoolError):
     """A file's bytes, read after the scan, are not the ones the scan took its digest of (the
     argument: its path)."""
+
+    def __str__(self) -> str:
+        return f"{self.args[0]} kept changing while it was read: nothing was published"
 
 
 @dataclass(frozen=True)
@@ -109,15 +113,23 @@ def scan(config: Config, trust: bool = True) -> Snapshot:
 T = TypeVar("T")
 
 
+#: how many times a command starts again on a new scan while files keep changing under it
+ATTEMPTS = 3
+
+
 def scanning_again(
     config: Config, snapshot: Snapshot | None, work: Callable[[Snapshot | None], T]
 ) -> T:
-    """``work(snapshot)``, and once more on a new scan if a file changed after the scan took
-    its digest and before a stage read it."""
-    try:
-        return work(snapshot)
-    except ChangedSinceScan:
-        return work(scan(config))
+    """``work(snapshot)``, and again on a new scan if a file changed after the scan took its
+    digest and before a stage read it; raises :class:`ChangedSinceScan` (which the front ends
+    report) if it still does after :data:`ATTEMPTS` (a save storm: serve's next batch builds
+    it)."""
+    for _ in range(ATTEMPTS - 1):
+        try:
+            return work(snapshot)
+        except ChangedSinceScan:
+            snapshot = scan(config)
+    return work(snapshot)
 
 
 def _read(full: str, item: Found, unreadable: list[Unreadable]) -> bytes | None:
