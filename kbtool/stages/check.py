@@ -139,7 +139,7 @@ def check_wiki(
     if stored is None:  # a damaged record (rare): check everything afresh
         return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
     diagnostics += stored
-    _save(store, wiki, rows, deps, links, new_facts, removed, moved)
+    _save(store, wiki, rows, deps, links, new_facts, changed, removed, moved)
     _reuse_checked(run, stale, removed, keys_now, checked.diagnostics)
     for path, facts_now in new_facts.items():
         run.reuse.put(PAGE_FACTS, path, keys_now[path], facts_now)
@@ -313,6 +313,7 @@ def _save(
     deps: dict[str, set[str]],
     links: dict[str, PageLinks],
     new_facts: dict[str, Facts],
+    changed: set[str],
     removed: set[str],
     moved: dict[str, str],
 ) -> None:
@@ -320,6 +321,12 @@ def _save(
     # Every status as the disk gives it now, also of the files no page links to any more:
     # what the next build (and the unchanged record) compares with.
     stats: dict[str, Any] = {**moved, **{path: s.value for path, s in wiki.stats.items()}}
+    parts = {path: (c.kind, c.edges, c.related) for path, c in links.items()}
+    # What the site shows of a page (stages/siteinfo.py) changes with its file, or with what
+    # its links reach; a page checked again only because it read a fact that changed (an
+    # anchor of a page it links to) and whose links reach what they reached is shown as it was.
+    rest = {path: part for path, part in parts.items() if path not in changed}
+    shown_anew = (changed & set(parts)) | store.links_changed(rest)
     with store.transaction():
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)
@@ -327,6 +334,6 @@ def _save(
         store.set_deps(deps)
         # Before the link table changes: the site shows these pages and their neighbours
         # differently now (see build.siteinfo).
-        store.mark_pending(set(links) | removed)
-        store.set_links({path: (c.kind, c.edges, c.related) for path, c in links.items()})
+        store.mark_pending(shown_anew | removed)
+        store.set_links(parts)
         store.forget_pages(removed)

@@ -6,7 +6,7 @@ graph rules as a :class:`~kbtool.checks.graph.Graph`.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 
 from kbtool.store.known_keys import new_token
 
@@ -22,7 +22,7 @@ class StoredGraph:
     # -- the link table: what each page contributes to the graph ------------------------
     def set_links(
         self,
-        links: dict[
+        links: Mapping[
             str, tuple[str, Iterable[tuple[str, str]], Iterable[tuple[str, int, int, str]]]
         ],
     ) -> None:
@@ -52,6 +52,17 @@ class StoredGraph:
                 for n, entry in enumerate(related)
             ),
         )
+
+    def links_changed(
+        self,
+        links: Mapping[
+            str, tuple[str, Iterable[tuple[str, str]], Iterable[tuple[str, int, int, str]]]
+        ],
+    ) -> set[str]:
+        """The pages whose part of the graph (as :meth:`set_links` takes it) is not the
+        stored one."""
+        stored = self._stored_links(links)
+        return {page for page, part in links.items() if _part(part) != stored[page]}
 
     def _stored_links(
         self, pages: Iterable[str]
