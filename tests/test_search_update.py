@@ -41,7 +41,12 @@ def test_one_page_edit_writes_only_its_page_and_the_update_segment(tmp_path: Pat
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
     reader = PageReader(tmp_path / "old", unscript((tmp_path / "old" / layout.META).read_bytes()))
     its_file = page_file(reader.chunk_of(5))  # the file that holds page 5 (and neighbours)
-    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META, its_file}
+    assert {n for n in written if not n.startswith("x/")} == {
+        layout.TABLE,
+        layout.META,
+        layout.PRIORS,
+        its_file,
+    }
     assert set(old) <= set(new)  # every main shard, long list and word list is kept, linked
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
@@ -87,7 +92,11 @@ def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
     assert stats.incremental and stats.changed_pages == 0
     old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
-    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META}
+    assert {n for n in written if not n.startswith("x/")} == {
+        layout.TABLE,
+        layout.META,
+        layout.PRIORS,
+    }
     assert stats.kept == stats.files - len(written)  # all the rest is linked
 
 
