@@ -12,6 +12,19 @@ Two corpora, each indexed as a build indexes it (the pages' tokens -> SearchDocs
   counts), a title's English term and Chinese word with a third word from the page's summary
   or headings, the two alone, the term misspelt, and the term with a type filter.
 
+Two more classes are made from the pages and their link graph (the in-links a build gives
+the index), with figures of their own:
+
+- **same title**: a title (or short title) that a source page shares with a wiki page (an
+  archived paper and the page written from it), typed as the query; only the wiki page
+  counts;
+- **broad**: a hub's concept name (its short title) and two words its body keeps coming
+  back to that other pages say too; only the hub counts. Hubs are the wiki pages with
+  :data:`HUB_FACTOR` times the median page's in-links: long pages, which length
+  normalisation ranks below short ones unless something knows they are hubs. Written by hand
+  for the bundled wiki (its three most linked wiki pages), made from the pages for
+  synthetic ones.
+
 A query's answer counts as a hit at k when one of its expected pages is among the first k
 results; MRR@10 is the mean of 1/rank of the first expected page (0 past rank 10). There is
 no held-out query set here: these sets were written with the engine in view, so read the
@@ -28,6 +41,7 @@ import random
 import re
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,10 +49,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 import synth  # noqa: E402
 
+from kbtool.config import Config  # noqa: E402
+from kbtool.model import Page  # noqa: E402
 from kbtool.parse.page import parse_page_tokens  # noqa: E402
 from kbtool.search.engine import IndexFiles, rank  # noqa: E402
 from kbtool.search.text import SearchDoc, search_doc  # noqa: E402
 from kbtool.search.writer import write_search_index  # noqa: E402
+from kbtool.wiki import Wiki  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -120,8 +137,30 @@ BUNDLED: list[tuple[str, str, tuple[str, ...]]] = [
     ("filter", "注意力 tag:curriculum", ("wiki/entities/transformer-cv-curriculum.md",)),
     ("filter", "Karpathy -type:source", ("wiki/entities/andrej-karpathy.md",)),
     ("filter", "RT-2 type:方法", ("wiki/methods/robotics-transformer-rt-series.md",)),
+    # a hub's concept name and two words of what it covers (its most linked pages)
+    ("broad", "Transformer 注意力 位置编码", ("wiki/concepts/transformer.md",)),
+    ("broad", "Transformer 多头注意力 残差", ("wiki/concepts/transformer.md",)),
+    ("broad", "Transformer 因果掩码 机器人", ("wiki/concepts/transformer.md",)),
+    ("broad", "深度学习 反向传播 初始化", ("wiki/concepts/deep-learning-foundations.md",)),
+    ("broad", "深度学习 归一化 残差连接", ("wiki/concepts/deep-learning-foundations.md",)),
+    ("broad", "深度学习 优化 正则化", ("wiki/concepts/deep-learning-foundations.md",)),
+    (
+        "broad",
+        "Attention Is All You Need 自注意力 翻译",
+        ("wiki/entities/paper-attention-is-all-you-need.md",),
+    ),
 ]
 LABELS = {"concept": "概念", "method": "方法", "entity": "实体", "overview": "综述"}
+#: Hubs: the wiki pages with this many times the median page's in-links.
+HUB_FACTOR = 10
+#: Broad queries per hub; the pages a broad query's words are each on: at least BROAD_PAGES,
+#: at most a share BROAD_SHARE of all (not the section names most pages have).
+BROAD_PER_HUB = 5
+BROAD_PAGES = 10
+BROAD_SHARE = 0.05
+#: How often a hub says a word for it to be one of what it covers.
+SAID_TIMES = 3
+_CJK_WORD = re.compile(r"(?<![\u4e00-\u9fff])[\u4e00-\u9fff]{2,6}(?![\u4e00-\u9fff])")
 
 
 @dataclass(frozen=True)
@@ -131,21 +170,89 @@ class Case:
     expected: frozenset[str]
 
 
-def page_docs(root: Path, paths: Iterable[Path]) -> dict[str, SearchDoc]:
-    """The SearchDocs a build makes of ``paths`` (files under ``root``)."""
-    docs = {}
-    for file in paths:
+@dataclass(frozen=True)
+class Corpus:
+    docs: dict[str, SearchDoc]
+    #: in-links by path: how many other pages link to each page
+    links: dict[str, int]
+
+
+def read_corpus(root: Path, paths: Iterable[Path]) -> Corpus:
+    """The SearchDocs a build makes of ``paths`` (files under ``root``), and their in-links."""
+    docs, pages = {}, {}
+    for file in sorted(paths):
         rel = file.relative_to(root).as_posix()
         page, tokens = parse_page_tokens(
             rel, file.read_bytes(), "source" if rel.startswith("sources/") else "wiki"
         )
-        docs[rel] = search_doc(page, tokens)
-    return docs
+        docs[rel], pages[rel] = search_doc(page, tokens), page
+    return Corpus(docs, in_links(root, pages))
+
+
+def in_links(root: Path, pages: dict[str, Page]) -> dict[str, int]:
+    """How many other pages link to each page, as the build counts them (backlinks)."""
+    counts = dict.fromkeys(pages, 0)
+    for _, to in {(frm, to) for frm, to, _ in Wiki(Config(root=root), pages).edges}:
+        counts[to] += 1
+    return counts
 
 
 def _short(title: str) -> str:
     """A title as typed: the part before a bracket or colon."""
     return re.split(r"[（(：:]", title)[0].strip()
+
+
+def same_title_cases(docs: dict[str, SearchDoc], count: int, rng: random.Random) -> list[Case]:
+    """Titles (or short titles) a source shares with a wiki page, typed: the wiki page is the
+    answer."""
+    wiki: dict[str, set[str]] = {}
+    for path, doc in docs.items():
+        if doc.type != "source":
+            for title in {doc.title, _short(doc.title)} - {""}:
+                wiki.setdefault(title, set()).add(path)
+    said = {t for d in docs.values() if d.type == "source" for t in (d.title, _short(d.title))}
+    shared = sorted(said & wiki.keys())
+    chosen = rng.sample(shared, min(count, len(shared)))
+    return [Case("same title", title, frozenset(wiki[title])) for title in chosen]
+
+
+def hubs(corpus: Corpus) -> list[str]:
+    """The wiki pages with :data:`HUB_FACTOR` times the median in-links."""
+    counts = sorted(corpus.links.values())
+    least = HUB_FACTOR * max(1, counts[len(counts) // 2])
+    return sorted(
+        p for p, d in corpus.docs.items() if d.type != "source" and corpus.links[p] >= least
+    )
+
+
+def broad_cases(corpus: Corpus, count: int, rng: random.Random) -> list[Case]:
+    """A hub's concept name and two words its body says :data:`SAID_TIMES` times or more
+    that other pages say too (see :data:`BROAD_PAGES`): only the hub counts."""
+    texts = [" ".join([d.title, d.summary, *d.headings, d.body]) for d in corpus.docs.values()]
+    pages: dict[str, int] = {}
+
+    def common(word: str) -> bool:
+        if word not in pages:
+            pages[word] = sum(word in text for text in texts)
+        return BROAD_PAGES <= pages[word] <= BROAD_SHARE * len(texts)
+
+    cases = []
+    for hub in hubs(corpus):
+        doc = corpus.docs[hub]
+        name = _short(doc.title)
+        counts = Counter(_CJK_WORD.findall(doc.body))
+        said = sorted(w for w, n in counts.items() if n >= SAID_TIMES and w not in doc.title)
+        rng.shuffle(said)
+        words = [w for w in said[:120] if common(w)]
+        for i in range(0, min(2 * BROAD_PER_HUB, len(words) - 1), 2):
+            cases.append(Case("broad", f"{name} {words[i]} {words[i + 1]}", frozenset([hub])))
+    return cases[:count]
+
+
+def graph_cases(corpus: Corpus, broad: bool, count: int = 150, seed: int = 11) -> list[Case]:
+    rng = random.Random(seed)
+    cases = same_title_cases(corpus.docs, count, rng)
+    return cases + (broad_cases(corpus, count, rng) if broad else [])
 
 
 def bundled_cases(docs: dict[str, SearchDoc]) -> list[Case]:
@@ -211,10 +318,11 @@ def rank_of(index: IndexFiles, case: Case, docs: list[SearchDoc | None]) -> int 
     return None
 
 
-def evaluate(docs: dict[str, SearchDoc], cases: list[Case], labels: dict[str, str]) -> dict:
+def evaluate(corpus: Corpus, cases: list[Case], labels: dict[str, str]) -> dict:
+    docs = corpus.docs
     with tempfile.TemporaryDirectory(prefix="kbtool-search-quality-") as tmp:
         folder = Path(tmp) / "search"
-        write_search_index(docs, folder, labels=labels)
+        write_search_index(docs, folder, labels=labels, links=corpus.links)
         index = IndexFiles(folder)
         by_id = [index.doc(i) for i in range(len(docs))]
         ranks = [(case, rank_of(index, case, by_id)) for case in cases]
@@ -239,15 +347,15 @@ def _scores(ranks: list[int | None]) -> dict[str, float]:
 
 def bundled() -> dict:
     files = sorted([*(REPO / "wiki").rglob("*.md"), *(REPO / "sources").rglob("*.md")])
-    docs = page_docs(REPO, files)
-    return evaluate(docs, bundled_cases(docs), LABELS)
+    corpus = read_corpus(REPO, files)
+    return evaluate(corpus, bundled_cases(corpus.docs) + graph_cases(corpus, broad=False), LABELS)
 
 
 def synthetic(n: int, vocabulary: str = "real") -> dict:
     with tempfile.TemporaryDirectory(prefix=f"kbtool-search-quality-{n}-") as tmp:
         root = Path(tmp)
-        docs = page_docs(root, synth.generate(root, n, vocabulary=vocabulary))
-    return evaluate(docs, synthetic_cases(docs), {})
+        corpus = read_corpus(root, synth.generate(root, n, vocabulary=vocabulary))
+    return evaluate(corpus, synthetic_cases(corpus.docs) + graph_cases(corpus, broad=True), {})
 
 
 def _print(name: str, report: dict, misses: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 
 from kbtool.search.engine import IndexFiles, hits, rank
@@ -21,8 +22,9 @@ def doc(
     return SearchDoc(path, path[:-3] + ".html", title, type, summary, tags, headings, body)
 
 
-def build(folder: Path, docs: list[SearchDoc]) -> Path:
-    write_search_index({d.path: d for d in docs}, folder)
+def build(folder: Path, docs: list[SearchDoc], links: Mapping[str, int] | None = None) -> Path:
+    """An index of ``docs`` in ``folder``; ``links``: how many pages link to each."""
+    write_search_index({d.path: d for d in docs}, folder, links=links)
     return folder
 
 

@@ -76,6 +76,13 @@ AGREE = (
     "强化",
     "化学习与注",
     "长列表 强化学习",
+    # in-links, wiki pages before sources, a title shared by a source and a wiki page
+    "Attention Is All You Need",
+    "Mamba",
+    "Transformer 注意力 位置编码",
+    "深度学习 反向传播 初始化",
+    "type:source",
+    "tag:transformer",
 )
 BAD = ("", "!!!", "<script>alert(1)</script>", "(a+)+$[", "🤖" * 50, "\ud800x", "注" * 10000)
 

@@ -223,3 +223,60 @@ def test_equal_scores_fall_in_path_order(tmp_path: Path) -> None:
     paths = ["wiki/c.md", "wiki/a.md", "sources/b.md", "wiki/b.md"]
     folder = build(tmp_path / "search", [doc(p, "t", "同一句话") for p in paths])
     assert found(folder, "同一句话") == sorted(paths)
+
+
+# -- what the wiki knows: in-links, wiki pages before sources (kbtool/search/priors.py) ------
+
+#: Pages that give the words of the broad query below their usual page counts.
+OTHERS = [doc(f"wiki/o{i}.md", f"其他 {i}", "注意力 " if i % 3 else "位置编码 ") for i in range(12)]
+
+
+def test_in_links_let_a_long_hub_win_a_broad_query(tmp_path: Path) -> None:
+    hub = doc("wiki/hub.md", "Transformer（架构）", ("注意力 位置编码 " + FILLER * 12) * 8)
+    short = doc("wiki/note.md", "Transformer 小记", "注意力 位置编码 " + FILLER)
+    pages = [*OTHERS, hub, short]
+    query = "Transformer 注意力 位置编码"
+    assert found(build(tmp_path / "none", pages), query)[0] == "wiki/note.md"  # length decides
+    linked = build(tmp_path / "linked", pages, {"wiki/hub.md": 300, "wiki/note.md": 6})
+    assert found(linked, query)[:2] == ["wiki/hub.md", "wiki/note.md"]
+
+
+def test_in_links_do_not_bury_a_better_match(tmp_path: Path) -> None:
+    pages = [
+        *OTHERS,
+        doc("wiki/hub.md", "Transformer", ("位置编码 " + FILLER) * 8),
+        doc("wiki/titled.md", "位置编码入门", FILLER),
+    ]
+    folder = build(tmp_path / "search", pages, {"wiki/hub.md": 1000})
+    assert found(folder, "位置编码")[0] == "wiki/titled.md"  # a title over a body, any hub
+    assert found(folder, "Transformer")[0] == "wiki/hub.md"
+
+
+def test_on_an_equal_score_a_wiki_page_comes_before_a_source(tmp_path: Path) -> None:
+    pages = [
+        doc("sources/papers/a.md", "论文", "扩散策略 的 笔记", type="source"),
+        doc("wiki/z.md", "页面", "扩散策略 的 笔记"),  # after the source by path
+        doc("sources/papers/b.md", "b", "扩散策略 " * 3 + "笔记", type="source"),
+    ]
+    folder = build(tmp_path / "search", pages)
+    assert found(folder, "扩散策略")[-2:] == ["wiki/z.md", "sources/papers/a.md"]
+
+
+def test_a_title_equal_to_the_query_puts_wiki_pages_before_sources(tmp_path: Path) -> None:
+    pages = [
+        doc("sources/papers/mamba.md", "Mamba", "Mamba " * 10, type="source"),
+        doc("sources/papers/mamba-2.md", "Mamba（论文）", "Mamba " * 10, type="source"),
+        doc("wiki/concepts/mamba.md", "Mamba", "状态空间模型"),
+        doc("wiki/methods/mamba.md", "Mamba（方法）", "选择性扫描"),
+        doc("wiki/concepts/ssm.md", "SSM", "Mamba " * 10),
+    ]
+    # The sources match better and are more linked: the wiki pages still come first.
+    links = {"sources/papers/mamba.md": 50, "sources/papers/mamba-2.md": 50}
+    folder = build(tmp_path / "search", pages, links)
+    assert found(folder, "mamba") == [
+        "wiki/concepts/mamba.md",
+        "sources/papers/mamba.md",
+        "wiki/methods/mamba.md",
+        "sources/papers/mamba-2.md",
+        "wiki/concepts/ssm.md",
+    ]

@@ -1,10 +1,11 @@
 """Stable answers: after any sequence of updates, a query gives the same pages in the same
 order as an index written from scratch from the same pages.
 
-Random edit sequences add, edit and remove pages; pages are drawn from a small vocabulary,
-with many ties (copies of one text under different paths) and words that share prefixes, so
-that order keys, corpus counts and prefix expansion all decide some answers. Each sequence
-runs long enough for the update segment to fill and the index to be written afresh.
+Random edit sequences add, edit and remove pages and change how many pages link to them;
+pages are drawn from a small vocabulary, with many ties (copies of one text under different
+paths, wiki pages and sources) and words that share prefixes, so that order keys, corpus
+counts, prefix expansion and the pages' in-links all decide some answers. Each sequence runs
+long enough for the update segment to fill and the index to be written afresh.
 """
 
 from __future__ import annotations
@@ -42,6 +43,8 @@ QUERIES = (
     "tag:rl 策略",
     '"policy mpc"',
     "注意力",
+    "同名页面",
+    "policy",
 )
 
 
@@ -51,6 +54,12 @@ def _doc(rng: random.Random, path: str) -> SearchDoc:
     title = rng.choice((*CJK, *WORDS, "同名页面"))
     tags = tuple(rng.sample(TAGS, rng.randint(0, 2)))
     return doc(path, title, " ".join(words), tags=tags, type=rng.choice(TYPES))
+
+
+def _relink(rng: random.Random, docs: dict[str, SearchDoc], links: dict[str, int]) -> None:
+    """New in-link counts for a few pages (any page's may change with an edit elsewhere)."""
+    for path in rng.sample(sorted(docs), min(len(docs), rng.randint(0, 5))):
+        links[path] = rng.choice((0, 1, 3, 8, 40, 300))
 
 
 def _answers(folder: Path) -> dict[str, list[str]]:
@@ -69,7 +78,11 @@ def test_answers_after_random_updates_equal_a_clean_build(tmp_path: Path, seed: 
     twin = docs["wiki/p000.md"]
     for i in range(3):  # copies of one page: equal scores, ordered by path alone
         docs[f"wiki/twin{i}.md"] = doc(f"wiki/twin{i}.md", twin.title, twin.body, type="method")
-    write_search_index(docs, tmp_path / "0")
+    docs["sources/twin.md"] = doc("sources/twin.md", twin.title, twin.body, type="source")
+    graph = random.Random(f"links {seed}")  # apart: the pages drawn stay those of the seed
+    links: dict[str, int] = {}
+    _relink(graph, docs, links)
+    write_search_index(docs, tmp_path / "0", links=links)
     incremental = 0
     for step in range(1, 13):
         for _ in range(rng.randint(1, 6)):
@@ -82,8 +95,10 @@ def test_answers_after_random_updates_equal_a_clean_build(tmp_path: Path, seed: 
                 docs[path] = _doc(rng, path)
             else:
                 docs.pop(rng.choice(sorted(docs)))
-        stats = write_search_index(docs, tmp_path / str(step), tmp_path / str(step - 1))
+        _relink(graph, docs, links)
+        old = tmp_path / str(step - 1)
+        stats = write_search_index(docs, tmp_path / str(step), old, links=links)
         incremental += stats.incremental
-        write_search_index(docs, tmp_path / f"clean{step}")
+        write_search_index(docs, tmp_path / f"clean{step}", links=links)
         assert _answers(tmp_path / str(step)) == _answers(tmp_path / f"clean{step}"), step
     assert 0 < incremental < 12  # updates, and at least one write afresh, were both tested

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from _search_support import doc, found
 
+from kbtool.cli import main
 from kbtool.search import layout
 from kbtool.search.codec import unscript
 from kbtool.search.pagefiles import PageReader, page_file
@@ -41,7 +42,12 @@ def test_one_page_edit_writes_only_its_page_and_the_update_segment(tmp_path: Pat
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
     reader = PageReader(tmp_path / "old", unscript((tmp_path / "old" / layout.META).read_bytes()))
     its_file = page_file(reader.chunk_of(5))  # the file that holds page 5 (and neighbours)
-    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META, its_file}
+    assert {n for n in written if not n.startswith("x/")} == {
+        layout.TABLE,
+        layout.META,
+        layout.PRIORS,
+        its_file,
+    }
     assert set(old) <= set(new)  # every main shard, long list and word list is kept, linked
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
@@ -87,7 +93,11 @@ def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
     assert stats.incremental and stats.changed_pages == 0
     old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
-    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META}
+    assert {n for n in written if not n.startswith("x/")} == {
+        layout.TABLE,
+        layout.META,
+        layout.PRIORS,
+    }
     assert stats.kept == stats.files - len(written)  # all the rest is linked
 
 
@@ -100,3 +110,41 @@ def test_many_changes_or_a_broken_old_index_rebuild_from_scratch(tmp_path: Path)
     (tmp_path / "old" / layout.TABLE).write_text("{not json", encoding="utf-8")
     stats = write_search_index(docs, tmp_path / "b", tmp_path / "old")
     assert not stats.incremental and found(tmp_path / "b", "注意力")
+
+
+def test_in_links_changed_alone_rank_as_a_clean_build(tmp_path: Path) -> None:
+    docs = _site(40)
+    write_search_index(docs, tmp_path / "old", links={"wiki/p030.md": 2})
+    links = {"wiki/p030.md": 400, "wiki/p003.md": 90}  # the same pages, linked otherwise
+    stats = write_search_index(docs, tmp_path / "new", tmp_path / "old", links=links)
+    assert stats.incremental and stats.changed_pages == 0
+    write_search_index(docs, tmp_path / "fresh", links=links)
+    assert found(tmp_path / "new", "policy")[:2] == ["wiki/p030.md", "wiki/p003.md"]
+    for query in QUERIES:
+        assert found(tmp_path / "new", query) == found(tmp_path / "fresh", query), query
+
+
+PAGE = "---\ntype: concept\nsummary: 页面\nupdated: 2020-01-01\n---\n# {title}\n\n{text}\n"
+
+
+def test_a_build_after_links_changed_ranks_by_the_new_in_links(tmp_path: Path) -> None:
+    def write(name: str, text: str) -> None:
+        page = PAGE.format(title=name.upper(), text=text)
+        (root / f"wiki/concepts/{name}.md").write_text(page, encoding="utf-8")
+
+    root = tmp_path / "repo"
+    (root / "wiki" / "concepts").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB3 = "off" }\n')
+    write("hub", "注意力 " + "其他内容。" * 200)  # longer: its body match ranks lower
+    write("note", "注意力")
+    for i in range(20):
+        write(f"p{i}", "正文")
+    assert main(["-C", str(root), "build"]) == 0
+    site = root / "site" / "search"
+    assert found(site, "注意力 ")[:2] == ["wiki/concepts/note.md", "wiki/concepts/hub.md"]
+    for i in range(20):  # the same text, a link more: only the in-links change
+        write(f"p{i}", "[正文](hub.md)")
+    assert main(["-C", str(root), "build"]) == 0
+    assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]
+    assert main(["-C", str(root), "build", "--clean"]) == 0
+    assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]

@@ -9,14 +9,16 @@ query exactly.
 
 A page is in the answer when it matches every phrase and filter, no excluded part, and, if
 the query has words, at least one of them, so a one-word query keeps its exact-substring
-semantics whenever a page holds it. Its score is ``coord × Σ words + Σ phrases``, where a
-word scores its part's score plus :data:`FIELD` times where the page holds it (title 1,
-summary or tags 3/4, heading less), and ``coord`` is the share of the query's words the page
-matches (a partial match counts half), so pages with more of them rank higher. The page
-whose whole title is the query comes first, then those whose short title is (the part before
-a bracket or colon), then score (rounded to 6 places, so float noise cannot reorder), then
-the page's order key (:func:`kbtool.search.layout.order_key`: path order, in a clean build
-and after updates alike).
+semantics whenever a page holds it. Its score is ``prior × (coord × Σ words + Σ phrases)``,
+where a word scores its part's score plus :data:`FIELD` times where the page holds it (title
+1, summary or tags 3/4, heading less), ``coord`` is the share of the query's words the page
+matches (a partial match counts half), so pages with more of them rank higher, and
+``prior`` grows with the page's in-links (:mod:`kbtool.search.priors`), so a hub can win a
+broad query. The pages whose whole title is the query come first, wiki pages before sources,
+then those whose short title is (the part before a bracket or colon), likewise; then score
+(rounded to 6 places, so float noise cannot reorder), a wiki page before a source on an
+equal score, then the page's order key (:func:`kbtool.search.layout.order_key`: path
+order, in a clean build and after updates alike).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from kbtool.search import layout
 from kbtool.search.excerpt import Piece, excerpt
 from kbtool.search.index import IndexFiles, IndexMissing
 from kbtool.search.matching import match_part
+from kbtool.search.priors import is_source, prior
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import SHORT_KEY, TITLE_KEY, Query, filter_term, parse_query
 
@@ -108,9 +111,12 @@ def rank(index: IndexFiles, text: str) -> Ranked:
     short = index.postings(SHORT_KEY + query.title.removeprefix(TITLE_KEY))
     keys = index.order_keys()
 
-    def key(d: int) -> tuple[int, float, int]:
+    def key(d: int) -> tuple[int, bool, float, bool, int]:
         title = 0 if d in titled else 1 if d in short else 2
-        return (title, -_round(scores[d]), layout.order_key(d, keys))
+        standing = index.standing(d)
+        source = is_source(standing)
+        score = _round(scores[d] * prior(standing))
+        return (title, title < 2 and source, -score, source, layout.order_key(d, keys))
 
     return Ranked(query, tuple(sorted(scores, key=key)))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import shard_of, unscript
+from kbtool.search.codec import decode, shard_of, unscript
 from kbtool.search.pagefiles import decode_starts
 from kbtool.search.postings import Entry, decode_entries, decode_heads
 from kbtool.search.text import SearchDoc
@@ -31,6 +31,7 @@ class IndexFiles:
         self._lists: dict[str, dict[int, Entry]] = {}
         self._dead_ids: set[int] | None = None
         self._starts: list[int] | None = None
+        self._standings: list[int] | None = None
         try:
             self.meta: dict[str, Any] = unscript((folder / layout.META).read_bytes())
         except (OSError, ValueError) as error:
@@ -80,6 +81,13 @@ class IndexFiles:
         """The order keys of the pages an update added (see :data:`layout.ORDER`)."""
         delta = self.meta.get("delta") or {}
         return {int(doc): int(key) for doc, key in delta.get("keys", [])}
+
+    def standing(self, doc: int) -> int:
+        """The page's standing (:mod:`kbtool.search.priors`); 0 if the index has none."""
+        if self._standings is None:
+            data = self.load(layout.PRIORS.removesuffix(".js"))
+            self._standings = decode(data) if isinstance(data, str) else []
+        return self._standings[doc] if doc < len(self._standings) else 0
 
     def label(self, page_type: str) -> str:
         """What the site calls ``page_type``."""

@@ -1,6 +1,8 @@
 """Where each part of the index lives under ``site/search/``, and its fixed numbers.
 
 - ``meta.js``       pages, shard counts, format version (the client reads it first);
+- ``priors.js``     each page's standing: its in-links and whether it is a source
+                    (:mod:`kbtool.search.priors`), read by every query;
 - ``s/<hex>.js``    a shard: term -> posting list, or ``"@<name>"`` for a long list kept in
                     ``t/<name>.js`` (its heads) and ``p/<name>.js`` (its positions) of its
                     own, so a query for a rare term does not download the lists of common
@@ -18,9 +20,10 @@ from __future__ import annotations
 
 from kbtool.search.codec import fnv1a
 
-VERSION = 4
+VERSION = 5
 FOLDER = "search"
 META = "meta.js"
+PRIORS = "priors.js"
 TABLE = "pages.json"
 #: A posting list longer than this (characters) gets a file of its own.
 LONG_LIST = 1200

@@ -97,18 +97,23 @@ def append_entry(
 ) -> None:
     """Spell one entry onto a posting list being built: its head onto ``heads``, its
     positions onto ``places``. (The hot loop of indexing: position deltas by ``map``, digits
-    from a table.)"""
+    from a table.) Both are spelled before either is appended: a number past the table met
+    halfway must not leave half an entry behind (a long page's late positions did, and
+    shifted the ids of the pages after it)."""
     table = byte_table()
     try:
-        heads += table[delta] + table[weight] + table[len(positions)]
-        if positions:
-            places += table[positions[0]]
-            places += b"".join(map(table.__getitem__, map(operator.sub, positions[1:], positions)))
-    except IndexError:  # a number past the table
-        heads += encode_bytes([delta, weight, len(positions)])
+        head = table[delta] + table[weight] + table[len(positions)]
+        place = b""
         if positions:
             deltas = map(operator.sub, positions[1:], positions)
-            places += encode_bytes([positions[0], *deltas])
+            place = table[positions[0]] + b"".join(map(table.__getitem__, deltas))
+    except IndexError:  # a number past the table
+        head = encode_bytes([delta, weight, len(positions)])
+        place = b""
+        if positions:
+            place = encode_bytes([positions[0], *map(operator.sub, positions[1:], positions)])
+    heads += head
+    places += place
 
 
 def encode_entries(entries: list[Entry]) -> str:

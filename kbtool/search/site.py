@@ -75,15 +75,17 @@ def build_search(
     live: Path,
     fetch: Fetch,
     labels: dict[str, str] | None = None,
+    links: Mapping[str, int] | None = None,
 ) -> SearchStats:
     """Write the index of the pages (path -> content ``digests``) into ``staging/search``,
     updating the live site's;
-    ``labels`` are what the site calls the page types (``type-labels``)."""
+    ``labels`` are what the site calls the page types (``type-labels``), ``links`` how many
+    pages link to each (the ranking's prior)."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
     docs = search_docs(digests, old_dir, fetch)
     folder = staging / layout.FOLDER
-    stats = write_search_index(docs, folder, old_dir, labels)
+    stats = write_search_index(docs, folder, old_dir, labels, links)
     data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
     rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
     origins = {path: [digest, rows[path][0]] for path, digest in digests.items()}

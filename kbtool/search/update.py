@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import bisect
 import os
+from collections.abc import Mapping
 from math import inf
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from kbtool.search.output import (
     write_tables,
 )
 from kbtool.search.pagefiles import PageReader, chunk_files
+from kbtool.search.priors import priors_file
 from kbtool.search.text import SearchDoc
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
@@ -149,9 +151,10 @@ def update(
     old: Path,
     previous: dict[str, Any],
     stats: SearchStats,
+    links: Mapping[str, int],
 ) -> bool:
-    """Write into ``folder`` the index in ``old`` updated to ``docs``; False if it had better
-    be written afresh."""
+    """Write into ``folder`` the index in ``old`` updated to ``docs`` and to their in-links
+    ``links``; False if it had better be written afresh."""
     table: dict[str, list[Any]] = previous["table"]  # the main part: path -> [id, digest, length]
     if previous["shards"] != layout.shard_count(len(docs)):
         return False
@@ -187,6 +190,8 @@ def update(
     data["dead_words"] = dead_words
     data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
+    ids = {path: (segment.get(path) or table[path])[0] for path in docs}
+    out.write(*priors_file(ids, docs, links))  # any page's in-links may have changed
     for name in _index_files(old):
         if name not in out.names and name not in skip and not name.startswith("x/"):
             out.keep(old, name)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,15 +27,21 @@ from kbtool.search.output import (
     write_tables,
 )
 from kbtool.search.pagefiles import chunk_files
+from kbtool.search.priors import priors_file
 from kbtool.search.text import SearchDoc
 from kbtool.search.update import update
 
 
 def _full(
-    docs: dict[str, SearchDoc], folder: Path, stats: SearchStats, labels: dict[str, str]
+    docs: dict[str, SearchDoc],
+    folder: Path,
+    stats: SearchStats,
+    labels: dict[str, str],
+    links: Mapping[str, int],
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
+    out.write(*priors_file({path: i for i, path in enumerate(paths)}, docs, links))
     shards = layout.shard_count(len(paths))
     vocab = layout.vocab_count(shards)
     table = {
@@ -78,25 +85,28 @@ def write_search_index(
     new_dir: Path,
     old_dir: Path | None = None,
     labels: dict[str, str] | None = None,
+    links: Mapping[str, int] | None = None,
 ) -> SearchStats:
     """Write the index of ``docs`` (by path) into ``new_dir`` (created; must not hold an
     index), updating the one in ``old_dir`` when there is one that can be updated.
-    ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results."""
+    ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results; ``links``
+    (path -> how many pages link to it) to ``priors.js`` for the ranking."""
     labels = dict(sorted((labels or {}).items()))
+    links = links or {}
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
     new_dir.mkdir(parents=True, exist_ok=True)
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
     done = False
     if previous is not None and old_dir is not None:
-        done = update(docs, new_dir, old_dir, previous | {"labels": labels}, stats)
+        done = update(docs, new_dir, old_dir, previous | {"labels": labels}, stats, links)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
             stats = SearchStats(pages=len(docs))
     if not done:
         stats.changed_pages = len(docs)
-        _full(docs, new_dir, stats, labels)
+        _full(docs, new_dir, stats, labels, links)
     files = [p for p in new_dir.rglob("*") if p.is_file()]
     stats.files = len(files)
     stats.bytes = sum(p.stat().st_size for p in files)

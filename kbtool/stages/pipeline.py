@@ -145,7 +145,7 @@ def _stage_and_publish(
         if report.errors:
             return published
         if run.config.search:
-            report.search = index_site(run, loaded, staging.folder)
+            report.search = index_site(run, loaded, staging.folder, site.listings)
         old = publish(run, staging, staged.outputs, published, keep_old)
         kept_spare = keep_spare(site_dir, old, published)
         if kept_spare is not None:

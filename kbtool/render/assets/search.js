@@ -1,10 +1,10 @@
 /* kbtool site search: the index under search/, queried in the browser.
  *
- * A port, function by function, of kbtool/search/tokens.py, index.py, matching.py, engine.py
- * and excerpt.py, so that `kbtool search` and this page list the same pages in the same
+ * A port, function by function, of kbtool/search/tokens.py, index.py, matching.py, priors.py,
+ * engine.py and excerpt.py, so that `kbtool search` and this page list the same pages in the same
  * order. Index files are scripts that call __kbSearch(name, data): loading them with
  * <script> works from a static host and from a folder opened in the browser (file://), where
- * fetch() of local files does not. A query loads meta.js, the shards of its terms, long
+ * fetch() of local files does not. A query loads meta.js, priors.js, the shards of its terms, long
  * posting lists of their own (their positions only when adjacency needs them), the page
  * files (d/<n>.js) of the results on screen, and the update segment (x/), if any.
  *
@@ -334,6 +334,19 @@
   const FIELD = 4.0;
   const ORDER = 4096;
 
+  // -- priors.py ----------------------------------------------------------------------------
+
+  const LINK_STEPS = 4;
+  const PRIOR = 0.1;
+  let standings = null; // Promise of every page's standing: 2 × link steps + (1 for a source)
+
+  function standingsOf() {
+    if (!standings) standings = load("priors").then((data) => (typeof data === "string" ? decode(data) : []));
+    return standings;
+  }
+
+  const priorOf = (value) => 1.0 + (PRIOR * (value >> 1)) / LINK_STEPS;
+
   function having(alternatives) {
     const docs = new Set();
     for (const [list] of alternatives) for (const doc of list.keys()) docs.add(doc);
@@ -511,6 +524,7 @@
     }
     const titled = postings(meta, query.title);
     const short = postings(meta, SHORT_KEY + query.title.slice(1));
+    const standing = standingsOf();
     let scores = await wordScores(meta, query);
     for (const p of query.phrases) {
       const found = new Map([...(await matchPart(meta, p, false))].map(([doc, [score]]) => [doc, score]));
@@ -528,14 +542,20 @@
     }
     for (const doc of await filterDocs(meta, query.unwanted)) scores.delete(doc);
     for (const p of query.excluded) for (const doc of (await matchPart(meta, p, false)).keys()) scores.delete(doc);
-    const [title, shortTitle] = [await titled, await short];
+    const [title, shortTitle, standings] = [await titled, await short, await standing];
     const keys = new Map(((meta.delta && meta.delta.keys) || []).map(([doc, key]) => [doc, key]));
     const orderKey = (d) => (keys.has(d) ? keys.get(d) : (d + 1) * ORDER);
     const titleRank = (d) => (title.has(d) ? 0 : shortTitle.has(d) ? 1 : 2);
-    const key = (d) => [titleRank(d), -Math.floor(scores.get(d) * 1e6 + 0.5), orderKey(d)];
+    const key = (d) => {
+      const value = d < standings.length ? standings[d] : 0;
+      const [rank, source] = [titleRank(d), value & 1];
+      const score = Math.floor(scores.get(d) * priorOf(value) * 1e6 + 0.5);
+      return [rank, rank < 2 ? source : 0, -score, source, orderKey(d)];
+    };
+    const keyed = new Map([...scores.keys()].map((d) => [d, key(d)]));
     const docs = [...scores.keys()].sort((a, b) => {
-      const [x, y] = [key(a), key(b)];
-      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2];
+      const [x, y] = [keyed.get(a), keyed.get(b)];
+      return x[0] - y[0] || x[1] - y[1] || x[2] - y[2] || x[3] - y[3] || x[4] - y[4];
     });
     return { meta, query, docs };
   }
