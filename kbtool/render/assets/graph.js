@@ -21,6 +21,11 @@
   var view = { x: 0, y: 0, k: 1 }, base = 1, width = 0, height = 0, ratio = 1;
   var hover = -1, focus = -1, pending = false;
 
+  // The reader's theme (theme.js); the system's where that script did not run.
+  var os = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  function isDark() {
+    return window.kbtoolTheme ? window.kbtoolTheme.dark() : !!(os && os.matches);
+  }
   function resize() {
     ratio = window.devicePixelRatio || 1;
     width = canvas.clientWidth; height = canvas.clientHeight;
@@ -39,7 +44,8 @@
     pending = false;
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     ctx.clearRect(0, 0, width, height);
-    var dark = window.matchMedia && window.matchMedia("(prefers-color-scheme: dark)").matches;
+    var dark = isDark();
+    canvas.setAttribute("data-theme", dark ? "dark" : "light");
     ctx.lineWidth = 0.6;
     ctx.strokeStyle = dark ? "rgba(200,210,225,0.10)" : "rgba(60,70,90,0.12)";
     ctx.beginPath();
@@ -175,6 +181,8 @@
     });
   }
   window.addEventListener("resize", resize);
+  if (window.kbtoolTheme) window.addEventListener("kbtool:theme", draw);
+  else if (os && os.addEventListener) os.addEventListener("change", draw);
   resize();
   // graph.html#wiki/concepts/x.md opens centred on that page
   var wanted = decodeURIComponent(window.location.hash.slice(1));
