@@ -45,6 +45,7 @@ SHOTS: dict[str, tuple[int, int, int, str, str]] = {
     "theme-desktop": (1280, 800, 1, PAGE, "choose-dark"),
     "theme-phone": (390, 844, 2, PAGE, "dark-code"),
     "theme-graph-desktop": (1280, 800, 1, "graph.html", "choose-dark"),
+    "graph-panel-desktop": (1280, 900, 1, "graph.html", "graph-panel"),
 }
 
 
@@ -68,6 +69,12 @@ def _act(page: Any, action: str) -> None:
         if action == "dark-code":
             page.locator(".cell").nth(1).evaluate("c => { c.scrollIntoView(); scrollBy(0, -16); }")
         page.wait_for_timeout(300)  # the graph draws on the next frame
+    elif action == "graph-panel":
+        page.select_option("#graph-depth", "1")
+        page.fill("#graph-find", "Transformer")
+        page.press("#graph-find", "Enter")
+        page.locator("#graph-panel").wait_for(state="visible")
+        page.wait_for_timeout(300)
     elif action == "tap-marker":
         page.locator("main .page-body .preview-mark").nth(1).tap()
         page.locator("#kb-preview").wait_for(state="visible")
