@@ -2,6 +2,7 @@
 the reading aids (link previews, heading links, the theme switch).
 
     python scripts/screenshots.py            # or: make screenshots
+    python scripts/screenshots.py theme-phone   # only that picture
 
 Builds the bundled wiki with this checkout's kbtool (into a temporary folder, so ``site/`` is
 left alone), serves it on 127.0.0.1, opens the page in Debian's headless ``chromium`` through
@@ -41,12 +42,16 @@ SHOTS: dict[str, tuple[int, int, int, str, str]] = {
     "similar-phone": (390, 844, 2, "wiki/concepts/mamba.html", "similar"),
     "hubs-desktop": (1280, 800, 1, "hubs.html", ""),
     "changes-desktop": (1280, 800, 1, "changes.html", ""),
+    "theme-desktop": (1280, 800, 1, PAGE, "choose-dark"),
+    "theme-phone": (390, 844, 2, PAGE, "dark-code"),
+    "theme-graph-desktop": (1280, 800, 1, "graph.html", "choose-dark"),
+    "graph-panel-desktop": (1280, 900, 1, "graph.html", "graph-panel"),
 }
 
 
 def _act(page: Any, action: str) -> None:
     """Do what the picture shows: point at a link (its preview), copy a heading's link (the
-    contents marking its section), tap a link's marker."""
+    contents marking its section), tap a link's marker, choose the dark theme."""
     if action == "hover-link":
         page.locator("main .page-body a[href$='.html']").nth(1).hover()
         page.locator("#kb-preview").wait_for(state="visible")
@@ -58,6 +63,18 @@ def _act(page: Any, action: str) -> None:
         page.locator(".heading-link.copied").wait_for()
     elif action == "similar":
         page.locator("#similar").scroll_into_view_if_needed()
+    elif action in ("choose-dark", "dark-code"):
+        page.locator('.theme-switch [data-choice="dark"]').click()
+        page.wait_for_function("document.documentElement.dataset.theme === 'dark'")
+        if action == "dark-code":
+            page.locator(".cell").nth(1).evaluate("c => { c.scrollIntoView(); scrollBy(0, -16); }")
+        page.wait_for_timeout(300)  # the graph draws on the next frame
+    elif action == "graph-panel":
+        page.select_option("#graph-depth", "1")
+        page.fill("#graph-find", "Transformer")
+        page.press("#graph-find", "Enter")
+        page.locator("#graph-panel").wait_for(state="visible")
+        page.wait_for_timeout(300)
     elif action == "tap-marker":
         page.locator("main .page-body .preview-mark").nth(1).tap()
         page.locator("#kb-preview").wait_for(state="visible")
@@ -97,13 +114,15 @@ def _has_cjk_font() -> bool:
     return bool(listed.stdout.strip())
 
 
-def _shoot(base: str, out: Path, scheme: str) -> list[Path]:
+def _shoot(base: str, out: Path, scheme: str, names: list[str]) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     written = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
         for name, (width, height, scale, url, action) in SHOTS.items():
+            if names and name not in names:
+                continue
             context = browser.new_context(
                 viewport={"width": width, "height": height},
                 device_scale_factor=scale,
@@ -132,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=IMAGES, help="folder for the PNG files")
     parser.add_argument("--scheme", choices=["light", "dark"], default="light")
+    parser.add_argument("names", nargs="*", help=f"only these pictures, of: {', '.join(SHOTS)}")
     args = parser.parse_args(argv)
+    if unknown := sorted(set(args.names) - set(SHOTS)):
+        parser.error(f"no such picture: {', '.join(unknown)}")
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         print(f"no Chromium at {CHROMIUM}: apt-get install chromium", file=sys.stderr)
         return 2
@@ -143,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="kbtool-screenshots-") as scratch:
         site = _build(Path(scratch))
         with _served(site) as base:
-            for path in _shoot(base, args.out, args.scheme):
+            for path in _shoot(base, args.out, args.scheme, args.names):
                 print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0
 

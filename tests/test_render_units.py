@@ -83,7 +83,7 @@ def test_neighbourhood_nodes_of_one_side_are_a_line_apart() -> None:
     ("labels", "narrow", "wide"),
     [
         (["概念", "方法", "实体", "综述", "问答", "任务", "对比"], 7, 7),
-        (["concept", "method", "entity", "overview", "query", "comparison"] * 2, 5, 9),
+        (["concept", "method", "entity", "overview", "query", "comparison"] * 2, 3, 7),
         ([], 0, 0),
     ],
 )

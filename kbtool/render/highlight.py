@@ -43,9 +43,28 @@ def highlight(code: str, language: str) -> str:
     return f'<pre class="highlight"{lang}><code>{body}</code></pre>'
 
 
+#: Where the dark colours apply: the reader chose dark (``data-theme`` on ``<html>``, set by
+#: ``assets/theme.js``), or chose nothing and the system is dark.
+_DARK_CHOSEN = ':root[data-theme="dark"] .highlight'
+_DARK_SYSTEM = ":root:not([data-theme]) .highlight"
+
+
+def _dark_defs(selector: str) -> str:
+    # Not get_style_defs(): its `pre` and line-number rules are not scoped to the selector.
+    dark = HtmlFormatter(style=_DARK_STYLE)
+    return "\n".join(dark.get_background_style_defs(selector) + dark.get_token_style_defs(selector))
+
+
 def stylesheet() -> str:
-    """Light colours, and dark ones for readers whose system asks for dark mode."""
+    """Light colours, and dark ones for a reader who chose dark or whose system is dark.
+
+    >>> css = stylesheet()
+    >>> ':root[data-theme="dark"] .highlight .k ' in css and "prefers-color-scheme: dark" in css
+    True
+    """
     light = HtmlFormatter(style=_LIGHT_STYLE).get_style_defs(".highlight")
-    dark = HtmlFormatter(style=_DARK_STYLE).get_style_defs(".highlight")
-    dark = "\n".join("  " + line for line in dark.splitlines())
-    return f"{light}\n@media (prefers-color-scheme: dark) {{\n{dark}\n}}\n"
+    system = "\n".join("  " + line for line in _dark_defs(_DARK_SYSTEM).splitlines())
+    return (
+        f"{light}\n{_dark_defs(_DARK_CHOSEN)}\n"
+        f"@media (prefers-color-scheme: dark) {{\n{system}\n}}\n"
+    )

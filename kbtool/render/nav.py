@@ -29,11 +29,16 @@ def text_em(text: str) -> float:
     return sum(1.0 if unicodedata.east_asian_width(c) in "WF" else 0.6 for c in text)
 
 
+#: The theme switch at the end of the header (style.css): three 1.75rem buttons, the gaps
+#: between them, its padding and border, and the (narrowed) gap before it.
+_SWITCH_PX = 3 * 1.75 * 16 + 4 + 6 + 12
+
+
 def _line_em(window: int) -> float:
     """The navigation's share of the header, in ems of its font (0.95rem, 15.2 px): the
-    header's padding, its two gaps and the search box, which gives way down to 8rem (the
-    navigation never does), taken off."""
-    return (window - 32 - 40 - 128) / 15.2
+    header's padding, its two gaps, the search box, which gives way down to 8rem (the
+    navigation never does), and the theme switch taken off."""
+    return (window - 32 - 40 - 128 - _SWITCH_PX) / 15.2
 
 
 def inline_count(title: str, fixed: Sequence[str], types: Sequence[str], window: int) -> int:
@@ -43,9 +48,9 @@ def inline_count(title: str, fixed: Sequence[str], types: Sequence[str], window:
     >>> inline_count("知识库", ["首页", "来源", "图谱", "更多"], ["概念", "方法"], NARROW)
     2
     >>> inline_count("知识库", ["首页", "来源", "图谱", "更多"], ["type-name"] * 10, NARROW)
-    5
+    4
     >>> inline_count("知识库", ["首页", "来源", "图谱", "更多"], ["type-name"] * 10, WIDE)
-    8
+    7
     """
     room = _line_em(window) - text_em(title) * _TITLE_EM * 1.05
     *links, menu = fixed

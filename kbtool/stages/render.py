@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from kbtool.render.context import SiteContext
-from kbtool.render.graphpage import graph_layout, graph_script
+from kbtool.render.graphpage import graph_communities, graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
 from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
@@ -110,7 +110,8 @@ def _render_other(run: Run, site: SiteContext, staging: Path, item: Planned) -> 
     if item.kind == "index":
         content = item.arg.render(site)
     elif item.kind == "graph":
-        content = graph_script(item.arg, graph_layout(run.store, item.arg))
+        points = graph_layout(run.store, item.arg)
+        content = graph_script(item.arg, points, graph_communities(run.store, item.arg))
     else:
         content = item.arg
     write_file(staging, item.name, content)

@@ -5,8 +5,9 @@
   "use strict";
   var script = document.currentScript;
   var libraryUrl = new URL("vendor/mermaid.min.js", script ? script.src : location.href).href;
-  var dark = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
+  var os = window.matchMedia ? window.matchMedia("(prefers-color-scheme: dark)") : null;
   var counter = 0;
+  var drawnDark = false;  // the theme Mermaid was last configured with
   var MAX_TEXT = 50000;  // characters; Mermaid would draw a "too large" box instead of failing
 
   function sources() {
@@ -24,12 +25,18 @@
     document.head.appendChild(tag);
   }
 
+  // The reader's theme (theme.js); the system's where that script did not run.
+  function dark() {
+    return window.kbtoolTheme ? window.kbtoolTheme.dark() : !!(os && os.matches);
+  }
+
   function configure() {
+    drawnDark = dark();
     window.mermaid.initialize({
       startOnLoad: false,
       // Strict: labels are sanitised, click callbacks and javascript: links are ignored.
       securityLevel: "strict",
-      theme: dark && dark.matches ? "dark" : "default",
+      theme: drawnDark ? "dark" : "default",
       // Bounds, so that a huge diagram fails quickly with a message instead of hanging.
       maxTextSize: MAX_TEXT,
       maxEdges: 500,
@@ -102,6 +109,7 @@
       if (old) old.remove();
       pre.hidden = true;
       figure.setAttribute("data-drawn", "true");
+      figure.setAttribute("data-drawn-theme", drawnDark ? "dark" : "light");
     } catch (error) {
       var stray = document.getElementById(id) || document.getElementById("d" + id);
       if (stray && !figure.contains(stray)) stray.remove();
@@ -155,15 +163,16 @@
       }, { rootMargin: "400px 0px" });
       pres.forEach(function (pre) { observer.observe(pre); });
     }
-    if (dark && dark.addEventListener) {
-      dark.addEventListener("change", function () {
-        if (!window.mermaid) return;
-        configure();
-        sources().forEach(function (pre) {
-          if (pre.parentNode.getAttribute("data-drawn") === "true") schedule(pre);
-        });
+    // A diagram's colours are baked into its SVG: a change of theme draws it again.
+    function redraw() {
+      if (!window.mermaid) return;
+      queue = queue.then(configure);  // after the drawing under way, before the ones again
+      sources().forEach(function (pre) {
+        if (pre.parentNode.getAttribute("data-drawn") === "true") schedule(pre);
       });
     }
+    if (window.kbtoolTheme) window.addEventListener("kbtool:theme", redraw);
+    else if (os && os.addEventListener) os.addEventListener("change", redraw);
   }
 
   if (document.readyState === "loading") {

@@ -36,6 +36,9 @@
     document.head.appendChild(tag);
   }
 
+  // The graph page's side panel shows the same data (graph-panel.js).
+  window.kbtoolPreview = { load: load };
+
   // The page a link leads to ({name: "wiki/x/y.html", anchor}), or null when it has no preview.
   function target(a) {
     var href = a.getAttribute("href");
