@@ -112,3 +112,34 @@ def test_no_cache_always_checks(
     check(repo, capsys)
     check(repo, capsys, "--no-cache")
     assert len(checks) == 2
+
+
+def test_an_edit_that_changes_no_link_takes_the_graph_rules_findings_from_the_store(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[int] = []
+    real = check_module.graph_rule_diagnostics
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        runs.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_module, "graph_rule_diagnostics", counting)
+    root = tmp_path / "repo"
+    write(
+        root,
+        {
+            "wiki/a.md": page("# A\n\n[B](b.md)\n", related=["b.md"]),
+            "wiki/b.md": page("# B\n\n[A](a.md)\n"),
+        },
+    )
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nlanguage = "en"\n')
+    _, first = check(root, capsys)
+    assert any("KB302" in line for line in first) and len(runs) == 1
+    (root / "wiki/a.md").write_text(page("# A\n\nMore words. [B](b.md)\n", related=["b.md"]))
+    _, second = check(root, capsys)
+    assert [ln for ln in second if "KB302" in ln] == [ln for ln in first if "KB302" in ln]
+    assert len(runs) == 1  # the link table is as it was: its findings are the stored ones
+    (root / "wiki/b.md").write_text(page("# B\n\n[A](a.md)\n", related=["a.md"]))
+    _, third = check(root, capsys)
+    assert not any("KB302" in line for line in third) and len(runs) == 2

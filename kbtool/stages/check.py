@@ -14,6 +14,7 @@ the same as a cold check's.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -41,7 +42,7 @@ from kbtool.stages.reused import (
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
-from kbtool.store.records import CHECK, FACTS, STAT
+from kbtool.store.records import CHECK, FACTS, GRAPH, STAT
 from kbtool.wiki import ShownLink, Wiki, stat_target
 
 
@@ -157,9 +158,26 @@ def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:
     the codes enabled are the same (a keystroke seldom changes its page's links)."""
     codes = tuple(code for _, of in GRAPH_CHECKS for code in of if enabled(code))
     key = (run.store.links_version(), codes)
-    return run.reuse.made(
-        GRAPH_DIAGNOSTICS, WHOLE, key, lambda *_: graph_rule_diagnostics(run.store, enabled)
-    )
+    return run.reuse.made(GRAPH_DIAGNOSTICS, WHOLE, key, partial(_stored_graph, run, enabled))
+
+
+def _stored_graph(
+    run: Run, enabled: Enabled, _: str, key: tuple[str, tuple[str, ...]]
+) -> list[Diagnostic]:
+    """The graph rules' diagnostics as stored under ``key`` (a one-shot check after an edit
+    that changed no link), else found over the link table and stored."""
+    version, codes = key
+    record_key = GRAPH.key(version, ",".join(codes))
+    value = run.store.get(GRAPH, WHOLE, record_key) if run.use_store and version else None
+    if value is not None:
+        with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: found again
+            return [Diagnostic.from_row(row) for row in GRAPH.codec.decode(value)]
+    found = graph_rule_diagnostics(run.store, enabled)
+    if run.use_store and version:
+        rows = GRAPH.codec.encode([d.row() for d in found])
+        with run.store.transaction():
+            run.store.put(GRAPH, [(WHOLE, record_key, rows)])
+    return found
 
 
 def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:

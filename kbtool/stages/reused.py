@@ -56,7 +56,10 @@ OUTPUTS: Reusable[tuple[bytes, str, str, str, str], Planned] = Reusable(
     "the settings, the file's digest, its PageInfo's, cell results' and similar pages' digests",
 )
 GRAPH_DIAGNOSTICS: Reusable[tuple[str, tuple[str, ...]], list[Diagnostic]] = Reusable(
-    "graph diagnostics", "(whole) the link table's version, the graph codes enabled"
+    "graph diagnostics",
+    "(whole) the link table's version, the graph codes enabled",
+    "process and store",
+    "graph",
 )
 SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",
