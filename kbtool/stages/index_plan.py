@@ -18,14 +18,14 @@ from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page
 from kbtool.render.indexes import index_pages
 from kbtool.render.whatsnew import whatsnew_pages
-from kbtool.stages.planned import Planned
+from kbtool.stages.planned import GraphOutput, IndexOutput, Planned
 from kbtool.store.db import Store
 from kbtool.store.records import INDEXES
 
 _NAME = "site"
 
 
-def index_outputs(store: Store | None, site: SiteContext) -> list[Planned]:
+def index_outputs(store: Store | None, site: SiteContext) -> list[IndexOutput | GraphOutput]:
     """The index pages and the graph with their keys; without their data when the keys are
     the last build's (``store``: None to trust no record)."""
     key = INDEXES.key(_listings_digest(site))
@@ -33,7 +33,7 @@ def index_outputs(store: Store | None, site: SiteContext) -> list[Planned]:
     if value is not None:
         with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: made again
             rows = INDEXES.codec.decode(value)
-            return [Planned(str(name), str(k), str(kind), None) for name, k, kind in rows]
+            return [_unmade(str(name), str(k), str(kind)) for name, k, kind in rows]
     planned = _made(site)
     if store is not None:
         rows = [[item.name, item.key, item.kind] for item in planned]
@@ -42,23 +42,50 @@ def index_outputs(store: Store | None, site: SiteContext) -> list[Planned]:
     return planned
 
 
+def _unmade(name: str, key: str, kind: str) -> IndexOutput | GraphOutput:
+    if kind == GraphOutput.kind:
+        return GraphOutput(name, key, None)
+    if kind == IndexOutput.kind:
+        return IndexOutput(name, key, None)
+    raise ValueError(kind)  # a foreign record: made again
+
+
 def with_data(site: SiteContext, items: list[Planned]) -> list[Planned]:
     """``items``, each index or graph among them that was planned without its data given it."""
-    if all(item.arg is not None or item.kind not in ("index", "graph") for item in items):
+    unmade = [
+        item
+        for item in items
+        if isinstance(item, IndexOutput)
+        and item.page is None
+        or isinstance(item, GraphOutput)
+        and item.data is None
+    ]
+    if not unmade:
         return items
-    made = {item.name: item.arg for item in _made(site)}
-    return [item if item.arg is not None else replace(item, arg=made[item.name]) for item in items]
+    made = {item.name: item for item in _made(site)}
+
+    def given(item: Planned) -> Planned:
+        found = made[item.name]
+        if isinstance(item, IndexOutput) and item.page is None:
+            assert isinstance(found, IndexOutput)
+            return replace(item, page=found.page)
+        if isinstance(item, GraphOutput) and item.data is None:
+            assert isinstance(found, GraphOutput)
+            return replace(item, data=found.data)
+        return item
+
+    return [given(item) for item in items]
 
 
-def _made(site: SiteContext) -> list[Planned]:
-    planned = [
-        Planned(index.output, index.key(site), "index", index) for index in index_pages(site)
+def _made(site: SiteContext) -> list[IndexOutput | GraphOutput]:
+    planned: list[IndexOutput | GraphOutput] = [
+        IndexOutput(index.output, index.key(site), index) for index in index_pages(site)
     ]
     data = graph_data(site)
     page = graph_page(site, data)
-    planned.append(Planned(urls.GRAPH, page.key(site), "index", page))
-    planned.append(Planned(urls.GRAPH_DATA, data.key(site), "graph", data))
-    planned += [Planned(p.output, p.key(site), "index", p) for p in whatsnew_pages(site)]
+    planned.append(IndexOutput(urls.GRAPH, page.key(site), page))
+    planned.append(GraphOutput(urls.GRAPH_DATA, data.key(site), data))
+    planned += [IndexOutput(p.output, p.key(site), p) for p in whatsnew_pages(site)]
     return planned
 
 

@@ -9,7 +9,7 @@ from kbtool.render.context import SiteContext
 from kbtool.render.pages import page_key, result_digest, similar_digest
 from kbtool.render.preview import preview_key
 from kbtool.reuse.values import Reuse
-from kbtool.stages.planned import Planned
+from kbtool.stages.planned import PageOutput, Planned, PreviewOutput
 from kbtool.stages.reused import OUTPUTS
 from kbtool.store.records import OUTPUT
 
@@ -20,7 +20,7 @@ def page_outputs(site: SiteContext, digests: dict[str, str], reuse: Reuse) -> li
 
     def planned(path: str, _: object) -> Planned:
         key = OUTPUT.key(page_key(site, path, digests[path]))
-        return Planned("page:" + path, key, "page", path)
+        return PageOutput("page:" + path, key, path)
 
     outputs = [
         reuse.made(OUTPUTS, path, _made_of(site, common, digests[path], path), planned)
@@ -42,6 +42,6 @@ def preview_outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]
     """Every page's link-preview data: its key is made of the page's file and the settings
     alone (cheap, so never reused), so an edit rewrites the previews of the pages edited."""
     return [
-        Planned("preview:" + path, OUTPUT.key(preview_key(site, digests[path])), "preview", path)
+        PreviewOutput("preview:" + path, OUTPUT.key(preview_key(site, digests[path])), path)
         for path in site.wiki.pages
     ]

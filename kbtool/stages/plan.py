@@ -15,7 +15,7 @@ from kbtool.render.templates import ASSETS_DIR
 from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
 from kbtool.stages.page_outputs import page_outputs, preview_outputs
-from kbtool.stages.planned import Planned
+from kbtool.stages.planned import Planned, StaticOutput
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -61,10 +61,9 @@ def outputs(
     """Every output of the site, each key ending with the renderer's code digest;
     ``digests``: every page file's content digest; ``reuse``: where the pages' outputs are
     reused from (none: a new one)."""
-    planned = index_outputs(store, site)
+    planned: list[Planned] = [*index_outputs(store, site)]
     planned += [
-        Planned(name, _digest(content), "static", content)
-        for name, content in static_files().items()
+        StaticOutput(name, _digest(content), content) for name, content in static_files().items()
     ]
     rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
     return (

@@ -18,7 +18,14 @@ from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
 from kbtool.stages.pageworker import renderer_failed
 from kbtool.stages.plan import Plan
-from kbtool.stages.planned import Planned
+from kbtool.stages.planned import (
+    GraphOutput,
+    IndexOutput,
+    PerPage,
+    Planned,
+    PreviewOutput,
+    StaticOutput,
+)
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.publish.staging import reuse_file, write_file
 from kbtool.stages.run import Run
@@ -26,8 +33,6 @@ from kbtool.stages.workers import chunked
 
 #: Below this many pages to render, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 48
-#: The outputs rendered from one page's body, in the workers: its HTML, its preview data.
-_PER_PAGE = ("page", "preview")
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ def stage(
             stale.append(item)
     reused = len(outputs)
     stale = with_data(site, stale)
-    paths = list(dict.fromkeys(item.arg for item in stale if item.kind in _PER_PAGE))
+    paths = list(dict.fromkeys(item.path for item in stale if isinstance(item, PerPage)))
     # What rendering the stale pages reads, read here before the workers fork.
     loaded.pages.load(paths)
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
@@ -87,7 +92,8 @@ def _render_pages(
     done = []
     for kind, path in items:
         try:
-            rendered = render_preview(site, path) if kind == "preview" else render_page(site, path)
+            preview = kind == PreviewOutput.kind
+            rendered = render_preview(site, path) if preview else render_page(site, path)
         except Exception as error:  # a renderer bug on one page fails that page alone
             rendered = Rendered({}, (renderer_failed(path, error),))
         for name, text in rendered.files.items():
@@ -106,14 +112,19 @@ def _copy(source: Path, target: Path) -> None:
     os.replace(tmp, target)
 
 
-def _render_other(run: Run, site: SiteContext, staging: Path, item: Planned) -> Rendered:
-    if item.kind == "index":
-        content = item.arg.render(site)
-    elif item.kind == "graph":
-        points = graph_layout(run.store, item.arg)
-        content = graph_script(item.arg, points, graph_communities(run.store, item.arg))
+def _render_other(
+    run: Run, site: SiteContext, staging: Path, item: IndexOutput | GraphOutput | StaticOutput
+) -> Rendered:
+    content: str | bytes
+    if isinstance(item, IndexOutput):
+        assert item.page is not None  # given by with_data
+        content = item.page.render(site)
+    elif isinstance(item, GraphOutput):
+        assert item.data is not None
+        points = graph_layout(run.store, item.data)
+        content = graph_script(item.data, points, graph_communities(run.store, item.data))
     else:
-        content = item.arg
+        content = item.content
     write_file(staging, item.name, content)
     return Rendered({item.name: ""})
 
@@ -133,16 +144,16 @@ def _render(
     on_done: Callable[[int], None],
 ) -> dict[str, Published]:
     records: dict[str, Published] = {}
-    pages = [item for item in stale if item.kind in _PER_PAGE]
-    by_item = {(item.kind, item.arg): item for item in pages}
+    pages = [item for item in stale if isinstance(item, PerPage)]
+    by_item = {(item.kind, item.path): item for item in pages}
 
     def render_others() -> None:
         for item in stale:
-            if item.kind not in _PER_PAGE:
+            if not isinstance(item, PerPage):
                 records[item.name] = _record(site, item, _render_other(run, site, staging, item))
                 on_done(1)
 
-    paths = [(item.kind, item.arg) for item in pages]
+    paths = [(item.kind, item.path) for item in pages]
     if run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
         chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 4)]
         # While the workers render pages, this process renders the indexes and the graph.
