@@ -54,7 +54,7 @@ from harness import (  # noqa: E402
     timings_text,
     within,
 )
-from serve_probe import measure_serve  # noqa: E402
+from serve_probe import STORM, SWITCHED, measure_serve  # noqa: E402
 from synth import VOCABULARIES  # noqa: E402
 
 # The synthetic wiki has broken links on purpose (for the check benchmark); here they must not
@@ -137,10 +137,18 @@ def bench_serve(n: int, args: argparse.Namespace) -> Figures:
         ws.forget()
         cold = run_kbtool(ws.root, "build", timeout=limit, ok=(0,))
         print(f"cold build: {cold.seconds:.2f} s", flush=True)
-        serve = measure_serve(ws, repeats, limit)
+        serve = measure_serve(ws, repeats, limit, arrivals=args.arrivals)
     saved = median(serve.edits) if serve.edits else float("inf")
     print(f"\nN = {n:,}: serve, save to edit served ({len(serve.edits)}x): median {saved:.2f} s")
     print("  each: " + ", ".join(f"{s:.2f}" for s in serve.edits))
+    if serve.storm is not None and serve.switch is not None:
+        print(
+            f"  save storm ({STORM} saves of a page in 5 s): the last served {serve.storm:.2f} s after it"
+        )
+        print(
+            f"  branch switch ({SWITCHED:,} pages rewritten at once): served after "
+            f"{serve.switch:.2f} s, {serve.switch / cold.seconds:.2f}x the cold build"
+        )
     print(f"  serve answered {serve.start_seconds:.2f} s after it started (its first build)")
     print(f"  peak RSS {serve.run.peak_rss_mb:.0f} MB; load average at the end: {load_average()}")
     print(flush=True)
@@ -267,6 +275,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--edits", type=int, default=3, help="edits served with --serve-only (default 3)"
+    )
+    parser.add_argument(
+        "--arrivals",
+        action="store_true",
+        help="with --serve-only: also a save storm and a branch switch while serve runs",
     )
     parser.add_argument(
         "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
