@@ -141,8 +141,12 @@ def test_hovering_a_link_previews_its_page_and_escape_closes_it(
     assert preview.locator(".page-type").inner_text() == "概念"
     assert preview.locator(".preview-summary").inner_text()
     assert len(preview.locator(".preview-text").inner_text()) > 20
+    # its opening formula drawn as MathML, not shown as TeX
+    assert preview.locator(".preview-text math mi").count() >= 3
+    assert "\\Delta" not in preview.locator(".preview-text").inner_text()
     assert preview.get_attribute("data-for") == "wiki/concepts/mamba.html"
     _apart(page, link)
+    screenshot(page, f"preview-formula-{base[:4]}")
     page.keyboard.press("Escape")
     preview.wait_for(state="hidden")
     seen.assert_clean(base)

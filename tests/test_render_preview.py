@@ -15,6 +15,7 @@ from kbtool.parse.page import parse_page_tokens
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import render_body
 from kbtool.render.preview import LIMIT, preview_data, preview_output, preview_script
+from kbtool.render.preview_math import math_tree
 from kbtool.stages.site import build_site
 
 
@@ -33,7 +34,9 @@ def test_the_opening_lines_and_each_section_as_text() -> None:
         summary="一句话   摘要",
     )
     assert data["t"] == "标题" and data["y"] == "概念" and data["s"] == "一句话 摘要"
-    assert data["o"] == "开头一句，公式 d_k 与 别名。"
+    # the formula: a marker in the text, its MathML as a tree (built with DOM calls)
+    assert data["o"] == "开头一句，公式 \ue0000\ue001 与 别名。"
+    assert data["m"] == [["math", {}, ["mrow", {}, ["msub", {}, ["mi", {}, "d"], ["mi", {}, "k"]]]]]
     assert data["h"] == [
         ["第一节", "第一节", "第一节的 代码 文字。"],
         ["空的", "空的", "子节的文字。"],  # a heading right above a subheading: the subsection's
@@ -95,3 +98,12 @@ def test_a_build_writes_every_preview_and_an_edit_only_its_own(tmp_path: Path) -
     previews = [name for name in report.rendered_outputs if name.startswith("preview:")]
     assert previews == ["preview:wiki/a.md"]
     assert "A 改了" in (site / "previews/wiki/a.js").read_text()
+
+
+def test_a_formulas_tree_holds_mathml_and_its_text_alone() -> None:
+    tree = math_tree(
+        '<math display="block"><mi onclick="steal()" mathvariant="bold" href="x">a</mi>'
+        "<script>window.pwned = 1</script><foreign><mi>b</mi></foreign>"
+        '<annotation encoding="application/x-tex">\\mathbf{a}</annotation></math>'
+    )
+    assert tree == ["math", {}, ["mi", {"mathvariant": "bold"}, "a"], ["mi", {}, "b"]]

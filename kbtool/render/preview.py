@@ -8,7 +8,9 @@ a reader points at a link, which works over HTTP and from a folder opened in the
 own body alone, so a page's preview changes only when its file (or the settings) does.
 
 Everything is plain text, put on the page by ``preview.js`` with ``textContent``: nothing of a
-page is ever parsed as HTML. The data is cut to fit :data:`LIMIT` bytes once gzip-compressed:
+page is ever parsed as HTML. A formula in the opening lines is a marker in the text and its
+MathML a tree of lists beside it (``m``, :mod:`kbtool.render.preview_math`), which preview.js
+builds element by element. The data is cut to fit :data:`LIMIT` bytes once gzip-compressed:
 sections lose their opening lines first, then the last sections are left out.
 """
 
@@ -27,6 +29,7 @@ from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.markdown import PageBody
 from kbtool.render.pages import Rendered
+from kbtool.render.preview_math import Tree, math_tree
 
 #: The largest a preview file may be, gzip-compressed.
 LIMIT = 4096
@@ -35,6 +38,10 @@ OPENING = 240  # characters of the page's opening lines
 SECTION = (160, 100, 50, 0)
 
 _HOLE = re.compile("\x00([0-9]+)\x00")
+#: a formula in a preview's text: the number of its tree in ``m`` between two private-use
+#: characters, which no page's text can hold as such (see :func:`_plain_html`)
+_OPEN, _CLOSE = "\ue000", "\ue001"
+_MARK = re.compile(f"{_OPEN}([0-9]+){_CLOSE}")
 _DROP = re.compile(r"<(pre|script|style|svg|figure|details)\b.*?</\1\s*>", re.S | re.I)
 _MATH = re.compile(r"<math\b.*?</math>", re.S)
 _TEX = re.compile(r'<annotation encoding="application/x-tex">(.*?)</annotation>', re.S)
@@ -74,23 +81,50 @@ def preview_script(output: str, data: dict[str, Any]) -> str:
 
 def preview_data(page: Page, body: PageBody, output: str, type_label: str) -> dict[str, Any]:
     """``t`` title, ``y`` type, ``s`` summary, ``o`` opening lines, ``h`` the sections as
-    ``[anchor, heading, opening lines]``: cut to fit :data:`LIMIT` bytes of gzip."""
-    opening, sections = _sections(_plain_html(body))
+    ``[anchor, heading, opening lines]``, ``m`` the formulas the opening lines show: cut to
+    fit :data:`LIMIT` bytes of gzip."""
+    maths: list[Tree] = []
+    opening, sections = _sections(_plain_html(body, maths))
+    sections = [(slug, _MARK.sub("", head), text) for slug, head, text in sections]
     summary = page.meta.get("summary")
-    data: dict[str, Any] = {
+    card = {
         "t": page.title,
         "y": type_label,
         "s": _clip(" ".join(str(summary).split()), OPENING) if summary else "",
-        "o": _clip(opening or (sections[0][2] if sections else ""), OPENING),
     }
+    o = _clip(opening or (sections[0][2] if sections else ""), OPENING)
     for length in SECTION:
-        data["h"] = [[slug, head, _clip(text, length)] for slug, head, text in sections]
+        h = [[slug, head, _clip(text, length)] for slug, head, text in sections]
+        data = _numbered(card, o, h, maths)
         if _size(output, data) <= LIMIT:
             return data
     keep = len(sections)  # even without opening lines it is too big: fewer sections
     while keep and _size(output, data) > LIMIT:
         keep = keep * 3 // 4
-        data["h"] = data["h"][:keep]
+        h = h[:keep]
+        data = _numbered(card, o, h, maths)
+    if _size(output, data) > LIMIT:  # the formulas make it too big: text without them
+        data = _numbered(card, o, h, None)
+    return data
+
+
+def _numbered(
+    card: dict[str, str], o: str, h: list[list[str]], maths: list[Tree] | None
+) -> dict[str, Any]:
+    """The preview data: ``card``, the opening lines ``o`` and sections ``h``, with the
+    formulas their markers name (numbered in ``maths``, the body's) as ``m``, numbered again
+    as they come; ``maths`` None: without formulas."""
+    order: dict[str, int] = {}
+
+    def renumber(match: re.Match[str]) -> str:
+        if maths is None:
+            return ""
+        return f"{_OPEN}{order.setdefault(match.group(1), len(order))}{_CLOSE}"
+
+    data: dict[str, Any] = {**card, "o": _MARK.sub(renumber, o)}
+    data["h"] = [[slug, head, _MARK.sub(renumber, text)] for slug, head, text in h]
+    if order and maths is not None:
+        data["m"] = [maths[int(n)] for n in order]
     return data
 
 
@@ -98,9 +132,9 @@ def _size(output: str, data: dict[str, Any]) -> int:
     return len(gzip.compress(preview_script(output, data).encode(), 6, mtime=0))
 
 
-def _plain_html(body: PageBody) -> str:
+def _plain_html(body: PageBody, maths: list[Tree]) -> str:
     """The body's HTML with its holes filled as text, without code, drawings and figures,
-    each formula as its TeX."""
+    each formula as a marker of its tree, appended to ``maths``."""
 
     def fill(match: re.Match[str]) -> str:
         hole = body.holes[int(match.group(1))]
@@ -108,7 +142,13 @@ def _plain_html(body: PageBody) -> str:
 
     html = _HOLE.sub(fill, body.html)
     html = _FOOTNOTES.sub("", _DROP.sub(" ", html))
-    return _MATH.sub(lambda m: " " + "".join(_TEX.findall(m.group(0))) + " ", html)
+    html = html.replace(_OPEN, "").replace(_CLOSE, "")  # a page's own: never a marker
+
+    def marker(match: re.Match[str]) -> str:
+        maths.append(math_tree(match.group(0)))
+        return f" {_OPEN}{len(maths) - 1}{_CLOSE} "
+
+    return _MATH.sub(marker, html)
 
 
 def _sections(html: str) -> tuple[str, list[tuple[str, str, str]]]:
@@ -134,4 +174,9 @@ def _text(html: str) -> str:
 def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
-    return text[: max(limit - 1, 0)].rstrip() + "…" if limit else ""
+    if not limit:
+        return ""
+    cut = text[: max(limit - 1, 0)]
+    if cut.rfind(_OPEN) > cut.rfind(_CLOSE):  # not half a formula's marker
+        cut = cut[: cut.rfind(_OPEN)]
+    return cut.rstrip() + "…"

@@ -63,6 +63,32 @@
     return node;
   }
 
+  var MATHML = "http://www.w3.org/1998/Math/MathML";
+
+  // A formula's tree ([tag, {attribute: value}, child...], made by the build from the page's
+  // MathML, tags and attributes checked there) as elements; text only as text.
+  function math(tree) {
+    var node = document.createElementNS(MATHML, String(tree[0]));
+    var attrs = tree[1] || {};
+    Object.keys(attrs).forEach(function (name) {
+      if (!/^on|href/i.test(name)) node.setAttribute(name, String(attrs[name]));  // no handlers, no links
+    });
+    for (var i = 2; i < tree.length; i++) {
+      node.appendChild(Array.isArray(tree[i]) ? math(tree[i]) : document.createTextNode(String(tree[i])));
+    }
+    return node;
+  }
+
+  // Text whose formulas are markers (U+E000, their number in maths, U+E001).
+  function rich(tag, className, text, maths) {
+    var node = el(tag, className), parts = text.split(/\uE000(\d+)\uE001/);
+    for (var i = 0; i < parts.length; i++) {
+      if (i % 2 === 0) { if (parts[i]) node.appendChild(document.createTextNode(parts[i])); }
+      else if (maths && maths[+parts[i]]) node.appendChild(math(maths[+parts[i]]));
+    }
+    return node;
+  }
+
   function fill(a, to, d) {
     if (!box) {
       box = el("div", "link-preview");
@@ -81,7 +107,7 @@
     if (d.s) box.appendChild(el("p", "preview-summary", d.s));
     if (section) box.appendChild(el("p", "preview-section", section[1]));
     var text = section ? section[2] : d.o;
-    if (text) box.appendChild(el("p", "preview-text", text));
+    if (text) box.appendChild(rich("p", "preview-text", text, d.m));
     box.setAttribute("data-for", to.name + (section ? "#" + section[0] : ""));
   }
 
