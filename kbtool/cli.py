@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "init": ("init", "configure kbtool for an existing wiki from what it finds there"),
     "search": ("search", "search the built site's index from the terminal"),
     "mv": ("mv", "move a page or folder and rewrite every link to it and inside it"),
+    "related": ("related", "the pages most like a page that it does not link, for `related`"),
     "lsp": ("lsp", "the language server for editors (stdio): diagnostics, completion, rename"),
 }
 

@@ -75,7 +75,9 @@ def _in_frontmatter(
     prefix = match.group(1) if match else value.strip().strip("'\"")
     if key in ("related", "sources") and (match or not value.strip()):
         kind = "wiki" if key == "related" else "source"
-        return _targets(state, path, page, lines, line, col, prefix, kind)
+        # For `related`, the pages most like this one (that it does not link yet) come first.
+        first = state.related(path) if key == "related" and path in state.pages else []
+        return _targets(state, path, page, lines, line, col, prefix, kind, first)
     if key == "tags":
         tags = {tag for other in state.pages.values() for tag in tags_of(other)}
         return _words(lines, line, col, prefix, sorted(tags), types.CompletionItemKind.Keyword)
@@ -102,13 +104,17 @@ def _targets(
     col: int,
     prefix: str,
     kind: str | None,
+    first: list[str] = [],  # noqa: B006 - read only
 ) -> types.CompletionList:
+    """Pages to link to, the paths in ``first`` before the rest."""
     if "#" in prefix:
         return _anchors(state, path, page, lines, line, col, prefix)
     wanted = prefix.lower()
     items = []
     folder = posixpath.dirname(path) or "."
-    for other in state.pages.values():
+    ahead = [state.pages[p] for p in first if p in state.pages]
+    rest = (other for other in state.pages.values() if other.path not in first)
+    for other in (*ahead, *rest):
         if other.path == path or (kind is not None and other.kind != kind):
             continue
         relative = posixpath.relpath(other.path, folder)
@@ -117,6 +123,7 @@ def _targets(
         items.append((relative, other))
         if len(items) > LIMIT:
             break
+    rank = {p: n for n, p in enumerate(first)}
     where = _edit_range(lines, line, col, prefix)
     return types.CompletionList(
         is_incomplete=len(items) > LIMIT,
@@ -128,7 +135,7 @@ def _targets(
                 detail=relative,
                 documentation=_summary(other),
                 filter_text=f"{relative} {other.title}",
-                sort_text=relative,
+                sort_text=f"0 {rank[other.path]:03d}" if other.path in rank else f"1 {relative}",
                 text_edit=types.TextEdit(range=where, new_text=relative),
             )
             for relative, other in items[:LIMIT]

@@ -16,6 +16,9 @@ from pathlib import Path
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.model import Page, PageKind
+from kbtool.parse.fields import tags_of
+from kbtool.render.related import related_pages, wiki_graph
+from kbtool.render.similar import Graph
 from kbtool.session import Session
 from kbtool.stages.check import CheckRun, check_wiki
 from kbtool.stages.load import load_pages
@@ -36,6 +39,8 @@ class WikiState:
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _wiki: Wiki | None = None
     _disk_changed: bool = True
+    #: the graph of pages and tags `related` completion ranks by, and what it was made of
+    _related: tuple[object, Graph] | None = None
 
     @classmethod
     def open(cls, config: Config) -> WikiState:
@@ -106,6 +111,16 @@ class WikiState:
         pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
         # Between two keystrokes only a buffer changed: the disk's files are as last read.
         return run, pages, check_wiki(run, pages=pages, stats=self._disk_changed)
+
+    def related(self, path: str, limit: int = 10) -> list[str]:
+        """The pages most like ``path`` that it does not link (``kbtool related``), from the
+        link table and the pages' tags as of the last check; the graph is made again only
+        when either changed."""
+        key = (self.store.links_version(), tuple((p, tags_of(pg)) for p, pg in self.pages.items()))
+        if self._related is None or self._related[0] != key:
+            graph = wiki_graph(self.wiki, self.store.backlinks())
+            self._related = (key, graph)
+        return [p for p, _ in related_pages(self.wiki, path, limit, self._related[1])]
 
     def _reported(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """What ``kbtool check`` reports: the enabled codes at their configured severities.

@@ -152,6 +152,13 @@ class StoredGraph:
         )
         return {dst for (dst,) in self._db.execute(query, (from_kind,))}
 
+    def backlinks(self) -> dict[str, list[str]]:
+        """Each page a stored link reaches -> the pages whose links reach it."""
+        found: dict[str, list[str]] = {}
+        for src, dst in self._db.execute("SELECT DISTINCT src, dst FROM graph_edges"):
+            found.setdefault(dst, []).append(src)
+        return found
+
     def related_edges(self) -> set[tuple[str, str]]:
         query = "SELECT src, dst FROM graph_edges WHERE kind = 'related'"
         return set(self._db.execute(query))
