@@ -65,11 +65,12 @@ def with_data(site: SiteContext, items: list[Planned]) -> list[Planned]:
     made = {item.name: item for item in _made(site)}
 
     def given(item: Planned) -> Planned:
-        found = made[item.name]
         if isinstance(item, IndexOutput) and item.page is None:
+            found = made[item.name]
             assert isinstance(found, IndexOutput)
             return replace(item, page=found.page)
         if isinstance(item, GraphOutput) and item.data is None:
+            found = made[item.name]
             assert isinstance(found, GraphOutput)
             return replace(item, data=found.data)
         return item
