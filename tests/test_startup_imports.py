@@ -50,3 +50,13 @@ def test_a_build_with_nothing_changed_imports_none_of_the_stages_after_the_scan(
     again = imported_by(root, "build")
     for heavy in (*HEAVY, "kbtool.stages.pipeline", "kbtool.search.index", "kbtool.checks"):
         assert heavy not in again, heavy
+
+
+def test_a_build_after_a_text_edit_does_not_import_networkx(tmp_path: Path) -> None:
+    """The graph's communities are stored under its links: an edit that changes no link
+    reuses them, and networkx (a fifth of a second to import) is left alone."""
+    root = tmp_path / "repo"
+    write(root, {"wiki/a.md": page("# A\n\n[B](b.md)\n"), "wiki/b.md": page("# B\n\n[A](a.md)\n")})
+    assert "networkx" in imported_by(root, "build")
+    write(root, {"wiki/a.md": page("# A\n\nMore text. [B](b.md)\n")})
+    assert "networkx" not in imported_by(root, "build")

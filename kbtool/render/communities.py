@@ -7,8 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import networkx as nx
-
 SEED = 27
 
 
@@ -21,6 +19,8 @@ def communities(n: int, edges: Sequence[tuple[int, int]]) -> tuple[list[int], li
     >>> communities(5, [(0, 1), (1, 2), (2, 0), (3, 4)])
     ([0, 0, 0, 1, 1], [0, 4])
     """
+    import networkx as nx  # here: a build that reuses the stored communities never needs it
+
     graph = nx.Graph()
     graph.add_nodes_from(range(n))
     graph.add_edges_from((a, b) for a, b in edges if a != b)
