@@ -3,6 +3,7 @@ link to the edited one, never every page, PageInfo or index."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ from test_build import build, small_wiki, write
 import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
 import kbtool.store.codec
+from kbtool.stages.publish.stored_spare import FOLDER
 
 
 @pytest.fixture
@@ -88,6 +90,8 @@ def test_an_index_missing_from_the_site_is_made_again_with_its_data(
     _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
     assert build(repo).published
     (repo / "site/types/entity.html").unlink()
+    # The former site kept for this build holds the file still: without it, it must be made.
+    shutil.rmtree(repo / ".kbtool" / FOLDER)
     _append(repo, "wiki/entities/karpathy.md", "\nAnd another.\n")
     report = build(repo)
     assert "types/entity.html" in report.rendered_outputs

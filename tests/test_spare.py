@@ -3,10 +3,12 @@ a new staging folder gives, and a spare is used only while it is what it was kep
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 from pathlib import Path
 
+import pytest
 from test_build_incremental import RandomWiki, assert_same, build, clean_build
 
 from kbtool.config import load_config
@@ -15,7 +17,9 @@ from kbtool.session import Session
 from kbtool.stages.publish.published import Spare
 from kbtool.stages.publish.spare import identity
 from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
+from kbtool.stages.publish.stored_spare import FOLDER
 from kbtool.stages.reused import SPARE
+from kbtool.stages.site import build_site
 
 
 def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Session]:
@@ -133,3 +137,90 @@ def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None
     keep_warm(kept.config, kept.reuse, kept.disk)
     assert _spare(kept) is None
     assert list(live.glob(staging_prefix(live / "site") + "*")) == []
+
+
+# One-shot builds: the former site waits in the cache folder for the next build.
+
+
+def _one_shot(tmp_path: Path) -> tuple[RandomWiki, Path]:
+    wiki = RandomWiki(random.Random(5))
+    live = tmp_path / "live"
+    live.mkdir()
+    wiki.write(live)
+    assert build(live)
+    return wiki, live
+
+
+def _edit_one_shot(wiki: RandomWiki, live: Path, kind: str) -> None:
+    headings = wiki.pages[wiki.wiki_paths()[0]]["headings"]
+    headings.append(f"More, {kind}")  # type: ignore[attr-defined]
+    wiki.write(live)
+    assert build(live)
+
+
+def test_a_one_shot_build_keeps_the_former_site_in_the_cache_folder(tmp_path: Path) -> None:
+    wiki, live = _one_shot(tmp_path)
+    stored = live / ".kbtool" / FOLDER
+    history = []
+    for number in range(5):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live):
+            assert stored.is_dir() or number == 0, history
+            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+    assert list(live.glob(staging_prefix(live / "site") + "*")) == []
+
+
+def test_the_next_one_shot_build_links_only_what_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wiki, live = _one_shot(tmp_path)
+    _edit_one_shot(wiki, live, "one")  # keeps the former site
+    linked = []
+    real_link = os.link
+
+    def counting(source: str, target: str, **kwargs: bool) -> None:
+        linked.append(target)
+        real_link(source, target, **kwargs)
+
+    monkeypatch.setattr(os, "link", counting)
+    _edit_one_shot(wiki, live, "two")
+    files = sum(1 for p in (live / "site").rglob("*") if p.is_file())
+    assert len(linked) < files / 4, (len(linked), files)
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["two edits"])
+
+
+def test_a_stored_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> None:
+    wiki, live = _one_shot(tmp_path)
+    _edit_one_shot(wiki, live, "one")
+    stored = live / ".kbtool" / FOLDER
+    (stored / "stray.html").write_text("not of this site")  # it would show if it were used
+    shutil.copytree(live / "site", live / "copy")
+    shutil.rmtree(live / "site")
+    (live / "copy").rename(live / "site")  # another site, as another tool would publish
+    _edit_one_shot(wiki, live, "two")
+    assert not (live / "site" / "stray.html").exists()
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["replaced site"])
+
+
+def test_a_stored_spare_replaced_by_hand_is_not_used(tmp_path: Path) -> None:
+    wiki, live = _one_shot(tmp_path)
+    _edit_one_shot(wiki, live, "one")
+    stored = live / ".kbtool" / FOLDER
+    shutil.copytree(stored, tmp_path / "copy")
+    shutil.rmtree(stored)
+    (tmp_path / "copy").rename(stored)
+    (stored / "stray.html").write_text("not of this site")
+    _edit_one_shot(wiki, live, "two")
+    assert not (live / "site" / "stray.html").exists()
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["replaced spare"])
+
+
+def test_a_clean_build_removes_the_stored_spare(tmp_path: Path) -> None:
+    wiki, live = _one_shot(tmp_path)
+    _edit_one_shot(wiki, live, "one")
+    stored = live / ".kbtool" / FOLDER
+    (stored / "stray.html").write_text("not of this site")
+    assert build_site(load_config(live), jobs=1, full=True).ok
+    assert not (live / "site" / "stray.html").exists()
+    assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["clean build"])

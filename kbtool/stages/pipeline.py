@@ -4,6 +4,8 @@ when the scan found something changed)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from kbtool import collector
 from kbtool.config import Config
 from kbtool.diagnostics import filter_diagnostics, sort_key
@@ -21,7 +23,8 @@ from kbtool.stages.plan import Plan, plan_site
 from kbtool.stages.publish.lock import build_lock
 from kbtool.stages.publish.published import Published, load_published
 from kbtool.stages.publish.spare import clear_changed, keep_spare, linked_spare, take_spare
-from kbtool.stages.publish.staging import staging_folder
+from kbtool.stages.publish.staging import remove_folder, staging_folder
+from kbtool.stages.publish.stored_spare import store_spare, take_stored_spare
 from kbtool.stages.publish.swap import publish
 from kbtool.stages.render import stage
 from kbtool.stages.reused import SITE_RECORD, SPARE
@@ -93,11 +96,12 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
         for kind in (PAGE, BODY):  # which pages and bodies are stored: the store keeps them
             store.keys(kind)
         published = reuse.put(SITE_RECORD, WHOLE, str(site_dir), load_published(store, site_dir))
-    with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
-        if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
-            linked = linked_spare(site_dir, published)
-            if linked is not None:
-                reuse.put(SPARE, WHOLE, str(site_dir), linked)
+        with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
+            if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
+                spare = take_stored_spare(store, config.cache_path, site_dir, published)
+                spare = spare or linked_spare(site_dir, published)
+                if spare is not None:
+                    reuse.put(SPARE, WHOLE, str(site_dir), spare)
     _warm_up()
 
 
@@ -131,7 +135,10 @@ def _stage_and_publish(
         report.ok = not report.errors
         return published
     site_dir = run.config.site_path
-    spare = take_spare(site_dir, run.reuse.get(SPARE, WHOLE, str(site_dir)))
+    held = run.reuse.get(SPARE, WHOLE, str(site_dir))
+    if held is None and run.use_store:
+        held = take_stored_spare(run.store, run.config.cache_path, site_dir, published)
+    spare = take_spare(site_dir, held)
     run.reuse.drop(SPARE, WHOLE)
     with staging_folder(site_dir, spare) as staging:
         if spare is not None:
@@ -146,12 +153,33 @@ def _stage_and_publish(
             return published
         if run.config.search:
             report.search = index_site(run, loaded, staging.folder, site.listings)
-        old = publish(run, staging, staged.outputs, published, keep_old)
-        kept_spare = keep_spare(site_dir, old, published)
-        if kept_spare is not None:
-            run.reuse.put(SPARE, WHOLE, str(site_dir), kept_spare)
+        old = publish(run, staging, staged.outputs, published, keep_old=True)
+        _keep_former_site(run, old, published, staged.outputs, in_memory=keep_old)
         report.ok = report.published = True
         return staged.outputs
+
+
+def _keep_former_site(
+    run: Run,
+    old: Path | None,
+    former: dict[str, Published],
+    now: dict[str, Published],
+    in_memory: bool,
+) -> None:
+    """The folder ``old`` holding the former site (``former``, its record) as the next
+    build's staging folder: held in memory by a session, else in the cache folder; removed
+    where it cannot be kept."""
+    if old is None:
+        return
+    site_dir = run.config.site_path
+    if in_memory:
+        kept = keep_spare(site_dir, old, former)
+        if kept is not None:
+            run.reuse.put(SPARE, WHOLE, str(site_dir), kept)
+        return
+    cache = run.config.cache_path
+    if not (run.use_store and store_spare(run.store, cache, site_dir, old, former, now)):
+        remove_folder(site_dir, old)
 
 
 def _load(run: Run) -> Loaded:

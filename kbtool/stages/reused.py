@@ -68,7 +68,10 @@ SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",
 )
 SPARE: Reusable[str, Spare] = Reusable(
-    "spare", "(whole) the site folder; valid while the folder is what it was kept as"
+    "spare",
+    "(whole) the site folder; valid while the folder is what it was kept as",
+    "process and store",
+    "spare",
 )
 
 #: every declaration, in the order the stages first ask for them

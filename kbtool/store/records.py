@@ -152,6 +152,13 @@ INDEXES = RecordKind(
 PUBLISHED = RecordKind(
     "published", "the site folder", RAW, "kbtool.stages.publish.published", per_page=False
 )
+SPARE_SITE = RecordKind(
+    "spare",
+    "the site folder, its identity and the spare's",
+    JSON,
+    "kbtool.stages.publish.stored_spare",
+    per_page=False,
+)
 LAYOUT = RecordKind(
     "layout", "the graph's pages and edges", JSON, "kbtool.render.graphpage", per_page=False
 )
@@ -184,6 +191,7 @@ KINDS: tuple[RecordKind, ...] = (
     OUTPUT,
     INDEXES,
     PUBLISHED,
+    SPARE_SITE,
     LAYOUT,
     SIMILAR,
     UNCHANGED,

@@ -4,11 +4,12 @@ The new site is written into ``.site.build-XXXX`` next to ``site/``. Files of ou
 not change are hard links to the current site's files (no copy, no re-render); every file is
 written as a new inode and renamed into place, so nothing is ever written through a link into
 the live site. At the end the two folders are exchanged with one ``renameat2(RENAME_EXCHANGE)``
-where Linux offers it (else two renames), and the old one is removed. A build that fails or is
-interrupted removes its staging folder and leaves ``site/`` as it was.
+where Linux offers it (else two renames). A build that fails or is interrupted removes its
+staging folder and leaves ``site/`` as it was.
 
-``kbtool serve`` keeps the old one instead, as a spare (``spare.py``): the next build's staging
-folder, where only the outputs that differ are replaced.
+The old one is kept as a spare, the next build's staging folder, where only the outputs that
+differ are replaced: in memory by ``kbtool serve`` (``spare.py``), in the cache folder by a
+one-shot build (``stored_spare.py``).
 """
 
 from __future__ import annotations
