@@ -104,11 +104,12 @@ def recent(changes: Iterable[Change], listings: Mapping[str, Listing]) -> list[C
     kept = [c for c in changes if c.path in listings]
     days = sorted({c.day for c in kept}, reverse=True)[:DAYS]
     order = {kind: i for i, kind in enumerate((ADDED, EDITED, UPDATED))}
-    shown = [c for c in kept if c.day in set(days)]
+    inverted = {day: _inverted(day) if day else "~" for day in days}
+    shown = [c for c in kept if c.day in inverted]
 
     def key(c: Change) -> tuple[str, int, str, str]:
         title = listings[c.path].ref.title.lower()
-        return ("~" if not c.day else _inverted(c.day), order[c.kind], title, c.path)
+        return (inverted[c.day], order[c.kind], title, c.path)
 
     return sorted(shown, key=key)
 

@@ -44,15 +44,20 @@ def result_digest(result: PageResult | None) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def page_key(site: SiteContext, path: str, digest: str) -> str:
-    """Everything the page's HTML depends on: its file (``digest``), what it shows of other
-    pages (titles of related pages, sources, backlinks, neighbours: its PageInfo, whose
-    digest its listing holds), its cell results, the settings and the renderer itself."""
-    key = hashlib.blake2b(site.common_key_bytes, digest_size=16)
-    key.update(digest.encode())
-    key.update(site.listings[path].info_digest.encode())
-    key.update(result_digest(site.results.get(path)).encode())
-    key.update(similar_digest(site, path).encode())
+def page_key_parts(site: SiteContext, path: str, digest: str) -> tuple[bytes, str, str, str, str]:
+    """What the key of the page's HTML is made of: everything it depends on. Its file
+    (``digest``), what it shows of other pages (titles of related pages, sources, backlinks,
+    neighbours: its PageInfo, whose digest its listing holds), its cell results and similar
+    pages, and the settings (the renderer's own code is in the output record's key)."""
+    info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
+    return (site.common_key_bytes, digest, info, results, similar_digest(site, path))
+
+
+def key_of(parts: tuple[bytes, str, str, str, str]) -> str:
+    common, *rest = parts
+    key = hashlib.blake2b(common, digest_size=16)
+    for part in rest:
+        key.update(part.encode())
     return key.hexdigest()
 
 

@@ -6,7 +6,7 @@ similar pages. After an edit only the pages whose inputs changed have their key 
 from __future__ import annotations
 
 from kbtool.render.context import SiteContext
-from kbtool.render.pages import page_key, result_digest, similar_digest
+from kbtool.render.pages import key_of, page_key_parts
 from kbtool.render.preview import preview_key
 from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import PageOutput, Planned, PreviewOutput
@@ -16,26 +16,16 @@ from kbtool.store.records import OUTPUT
 
 def page_outputs(site: SiteContext, digests: dict[str, str], reuse: Reuse) -> list[Planned]:
     """Every page's output, with its output key."""
-    common = site.common_key_bytes
 
-    def planned(path: str, _: object) -> Planned:
-        key = OUTPUT.key(page_key(site, path, digests[path]))
-        return PageOutput("page:" + path, key, path)
+    def planned(path: str, parts: tuple[bytes, str, str, str, str]) -> Planned:
+        return PageOutput("page:" + path, OUTPUT.key(key_of(parts)), path)
 
     outputs = [
-        reuse.made(OUTPUTS, path, _made_of(site, common, digests[path], path), planned)
+        reuse.made(OUTPUTS, path, page_key_parts(site, path, digests[path]), planned)
         for path in site.wiki.pages
     ]
     reuse.keep_only(OUTPUTS, site.wiki.pages)
     return outputs
-
-
-def _made_of(
-    site: SiteContext, common: bytes, digest: str, path: str
-) -> tuple[bytes, str, str, str, str]:
-    """What the page's output key is made of (see :func:`kbtool.render.pages.page_key`)."""
-    info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
-    return (common, digest, info, results, similar_digest(site, path))
 
 
 def preview_outputs(site: SiteContext, digests: dict[str, str]) -> list[Planned]:
