@@ -88,3 +88,35 @@ def test_a_file_discovery_leaves_out_gets_no_page_diagnostics_in_the_editor(
         assert "wiki/p1.md" in found  # the pages are checked as ever
     finally:
         state.close()
+
+
+def test_the_first_diagnostics_read_only_the_stored_pages_they_are_about(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import kbtool.stages.stored_pages
+    from kbtool.cli import main
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    _wiki(root, pages=30)
+    (root / "wiki" / "p7.md").write_text(HEAD + "# Page 7\n\nAll is well here.\n")
+    main(["-C", str(root), "check"])  # the store is warm, as after any kbtool command
+    decoded: list[str] = []
+    load_page = kbtool.stages.stored_pages.load_page
+
+    def counting(data: bytes):  # type: ignore[no-untyped-def]
+        page = load_page(data)
+        decoded.append(page.path)
+        return page
+
+    monkeypatch.setattr(kbtool.stages.stored_pages, "load_page", counting)
+    state = WikiState.open(load_config(root))
+    try:
+        found = state.check()
+        assert "wiki/p7.md" not in found and "wiki/p3.md" in found
+        assert len(decoded) == 0  # diagnostics come from the check's records
+        assert "wiki/p7.md" not in state.pages_of(found)
+        assert "wiki/p7.md" not in decoded
+        assert state.wiki.pages["wiki/p7.md"].path == "wiki/p7.md"  # asked for: read then
+    finally:
+        state.close()

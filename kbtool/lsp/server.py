@@ -57,13 +57,14 @@ class KbtoolServer(LanguageServer):
         state = self.wiki()
         found = state.diagnostics
         wanted = set(found) | set(self.sent) if paths is None else paths
+        pages = state.pages_of(path for path in wanted if found.get(path))
         for path in sorted(wanted):
             now = found.get(path, [])
             if paths is None and path in self.sent and self.sent[path] == now:
                 continue
             self.sent[path] = now
             lines = self.lines(path) if now else Lines([])
-            page = state.pages.get(path)
+            page = pages.get(path)
             self.text_document_publish_diagnostics(
                 types.PublishDiagnosticsParams(
                     uri=navigate.uri_of(state, path),

@@ -10,15 +10,18 @@ from __future__ import annotations
 
 import contextlib
 import posixpath
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
+from kbtool.discover import Unreadable
 from kbtool.model import Page, PageKind
 from kbtool.parse.fields import tags_of
 from kbtool.render.related import related_pages, wiki_graph
 from kbtool.render.similar import Graph
+from kbtool.reuse.lazy import Lazy
 from kbtool.session import Session
 from kbtool.stages.check import CheckRun, check_wiki
 from kbtool.stages.load import load_pages
@@ -33,11 +36,13 @@ class WikiState:
     #: the files, the editor's buffers over them, and what the checks reuse between keystrokes
     session: Session
     store: Store
-    #: every page, as of the last check (open pages as their buffers read)
-    pages: dict[str, Page] = field(default_factory=dict)
+    #: every page, as of the last check (open pages as their buffers read); each read from the
+    #: store when first asked for: the first diagnostics need few of them
+    pages: Mapping[str, Page] = field(default_factory=dict)
     #: path -> its diagnostics (enabled codes, configured severities), as of the last check
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _wiki: Wiki | None = None
+    _unreadable: list[Unreadable] = field(default_factory=list)
     _disk_changed: bool = True
     #: the graph of pages and tags `related` completion ranks by, and what it was made of
     _related: tuple[object, Graph] | None = None
@@ -101,14 +106,15 @@ class WikiState:
         if self._wiki is not None and self._wiki.pages.keys() == pages.keys():
             self._wiki = self._wiki.with_pages(pages)  # what was resolved still holds
         else:
-            self._wiki = Wiki(self.config, pages, list(run.snapshot.unreadable))
+            self._wiki = None  # made when first asked for (see `wiki`)
+        self._unreadable = list(run.snapshot.unreadable)
         self.pages, self.diagnostics = pages, found
         self.session.settle()  # what the session holds, out of the collector's sight
         return found
 
-    def _check(self) -> tuple[Run, dict[str, Page], CheckRun]:
+    def _check(self) -> tuple[Run, Mapping[str, Page], CheckRun]:
         run = new_run(self.config, self.store, snapshot=self.snapshot(), reuse=self.session.reuse)
-        pages = dict(load_pages(run).pages.items())  # the editor asks of any page, any time
+        pages = load_pages(run).pages  # read as asked: the session keeps those read
         # Between two keystrokes only a buffer changed: the disk's files are as last read.
         return run, pages, check_wiki(run, pages=pages, stats=self._disk_changed)
 
@@ -121,6 +127,13 @@ class WikiState:
             graph = wiki_graph(self.wiki, self.store.backlinks())
             self._related = (key, graph)
         return [p for p, _ in related_pages(self.wiki, path, limit, self._related[1])]
+
+    def pages_of(self, paths: Iterable[str]) -> dict[str, Page]:
+        """The pages among ``paths``, read from the store in one batch where they are not
+        at hand yet."""
+        if isinstance(self.pages, Lazy):
+            return self.pages.load(paths)
+        return {path: self.pages[path] for path in paths if path in self.pages}
 
     def _reported(self, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
         """What ``kbtool check`` reports: the enabled codes at their configured severities.
@@ -136,9 +149,10 @@ class WikiState:
     @property
     def wiki(self) -> Wiki:
         """Every page, resolved as of the last check."""
-        if self._wiki is None:
+        if not self.pages:
             self.check()
-        assert self._wiki is not None
+        if self._wiki is None:
+            self._wiki = Wiki(self.config, self.pages, self._unreadable)
         return self._wiki
 
     def read(self, path: str) -> bytes:
