@@ -54,7 +54,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("model", "the page model: Page, Link, Heading, Cell, Span", ("kbtool.model",)),
     (
         "base",
-        "settings, codes, diagnostics, errors, processes, progress, timings",
+        "settings, codes, diagnostics, errors, processes, progress, timings, the cache folder",
         (
             "kbtool",
             "kbtool.config",
@@ -65,6 +65,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "kbtool.progress",
             "kbtool.timings",
             "kbtool.atomic",
+            "kbtool.cache_dir",
             "kbtool.collector",
         ),
     ),

@@ -371,3 +371,12 @@ def test_a_diagnostic_has_one_encoding_that_holds_every_field() -> None:
     assert Diagnostic.from_row(json.loads(json.dumps(found.row()))) == found
     for damaged in ([1, 2], ["a", "3", 4, "KB1", "error", "m", None], None):
         assert _diagnostics([damaged]) is None
+
+
+def test_the_cache_folder_ignores_itself_and_keeps_a_gitignore_of_the_users(repo: Path) -> None:
+    assert build(repo).ok
+    ignore = repo / ".kbtool" / ".gitignore"
+    assert ignore.read_text().splitlines()[-1] == "*"
+    ignore.write_text("store.sqlite\n")  # the user's own: never replaced
+    assert build(repo).ok
+    assert ignore.read_text() == "store.sqlite\n"

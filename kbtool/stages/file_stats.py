@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool.atomic import write_atomic
+from kbtool.cache_dir import make_cache_dir
 
 FILENAME = "file-stats"
 _MAGIC = b"kbtool file stats 1"
@@ -87,5 +88,5 @@ def save_file_stats(cache_dir: Path, entries: dict[str, tuple[Stat, str]], took_
             b"%s\0%d\0%d\0%d\0%d\0%s\0" % (path.encode(), size, mtime, ino, ctime, digest.encode())
         )
     with contextlib.suppress(OSError):
-        cache_dir.mkdir(parents=True, exist_ok=True)
+        make_cache_dir(cache_dir)
         write_atomic(cache_dir / FILENAME, b"".join(chunks))

@@ -28,6 +28,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from kbtool import __version__
+from kbtool.cache_dir import make_cache_dir
 from kbtool.store.known_keys import KnownKeys, new_token, sign, stamp
 from kbtool.store.links import StoredGraph, chunks
 from kbtool.store.records import PER_PAGE, RecordKind
@@ -280,7 +281,7 @@ def open_store(cache_dir: Path) -> Store:
     an in-memory one if the folder cannot be written (nothing is remembered then)."""
     path = cache_dir / FILENAME
     try:
-        cache_dir.mkdir(parents=True, exist_ok=True)
+        make_cache_dir(cache_dir)
         db = _connect(path)
         try:
             _check_and_prepare(db)

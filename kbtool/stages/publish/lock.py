@@ -28,6 +28,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+from kbtool.cache_dir import make_cache_dir
 from kbtool.errors import KbtoolError
 
 #: Descriptors of locks this process holds: a forked child closes them at once.
@@ -47,7 +48,7 @@ os.register_at_fork(after_in_child=_close_held_in_child)
 @contextlib.contextmanager
 def build_lock(cache_dir: Path) -> Iterator[None]:
     """Hold the build lock of the repository whose cache folder is ``cache_dir``."""
-    cache_dir.mkdir(parents=True, exist_ok=True)
+    make_cache_dir(cache_dir)
     fd = _acquire(cache_dir / "build.lock")
     try:
         yield
