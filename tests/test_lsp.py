@@ -360,3 +360,33 @@ async def test_bad_input_never_crashes_the_server(client: Client, wiki_root):
     # ...and the server still answers.
     pages = await client.workspace_symbol_async(types.WorkspaceSymbolParams(query="起点"))
     assert [p.name for p in pages] == ["起点"]  # type: ignore[union-attr]
+
+
+async def test_every_page_gets_its_diagnostics_at_start_in_batches(tmp_path: Path) -> None:
+    """More pages with findings than one batch of the server's: each gets its own, with the
+    range its page gives (the extent of the link target), the first before the last."""
+    count = 130
+    files: dict[str, str | bytes] = {
+        "pyproject.toml": '[tool.kbtool]\nwiki = "wiki"\nignore = ["KB301", "KB303"]\n'
+    }
+    for i in range(count):
+        files[f"wiki/p{i:03d}.md"] = _page(f"页 {i}", f"见 [缺](gone-{i}.md)。\n")
+    root = _write(tmp_path / "repo", files)
+    lsp = Client()
+    await lsp.start_io(sys.executable, "-m", "kbtool", "-C", str(root), "lsp")
+    await lsp.initialize_async(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=uri(root, ""))
+    )
+    lsp.initialized(types.InitializedParams())
+    try:
+        last = uri(root, f"wiki/p{count - 1:03d}.md")
+        await _diagnostics(lsp, last, lambda found: len(found) == 1)
+        for i in range(count):
+            (found,) = lsp.diagnostics[uri(root, f"wiki/p{i:03d}.md")]
+            assert found.code == "KB207"
+            width = found.range.end.character - found.range.start.character
+            assert width == len(f"gone-{i}.md"), (i, found.range)
+    finally:
+        await lsp.shutdown_async(None)
+        lsp.exit(None)
+        await lsp.stop()

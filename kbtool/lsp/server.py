@@ -27,6 +27,10 @@ log = logging.getLogger(__name__)
 _SEVERITY = {"error": types.DiagnosticSeverity.Error, "warning": types.DiagnosticSeverity.Warning}
 
 
+#: pages whose diagnostics are sent together (their pages read from the store in one batch)
+_BATCH = 100
+
+
 class KbtoolServer(LanguageServer):
     def __init__(self, config: Config | None) -> None:
         super().__init__("kbtool", __version__)
@@ -57,20 +61,25 @@ class KbtoolServer(LanguageServer):
         state = self.wiki()
         found = state.diagnostics
         wanted = set(found) | set(self.sent) if paths is None else paths
-        pages = state.pages_of(path for path in wanted if found.get(path))
-        for path in sorted(wanted):
-            now = found.get(path, [])
-            if paths is None and path in self.sent and self.sent[path] == now:
-                continue
-            self.sent[path] = now
-            lines = self.lines(path) if now else Lines([])
-            page = pages.get(path)
-            self.text_document_publish_diagnostics(
-                types.PublishDiagnosticsParams(
-                    uri=navigate.uri_of(state, path),
-                    diagnostics=[_diagnostic(d, page, lines) for d in now],
+        changed = [
+            path
+            for path in sorted(wanted)
+            if paths is not None or path not in self.sent or self.sent[path] != found.get(path, [])
+        ]
+        # The pages (for each diagnostic's extent) are read in batches, each sent as it is
+        # read: after a start, the editor shows the first pages' diagnostics at once.
+        for start in range(0, len(changed), _BATCH):
+            batch = changed[start : start + _BATCH]
+            pages = state.pages_of(path for path in batch if found.get(path))
+            for path in batch:
+                now = self.sent[path] = found.get(path, [])
+                lines = self.lines(path) if now else Lines([])
+                self.text_document_publish_diagnostics(
+                    types.PublishDiagnosticsParams(
+                        uri=navigate.uri_of(state, path),
+                        diagnostics=[_diagnostic(d, pages.get(path), lines) for d in now],
+                    )
                 )
-            )
 
     def recheck(self, paths: set[str] | None, rescan: bool = False) -> None:
         state = self.wiki()
