@@ -48,3 +48,38 @@ def test_a_heading_edit_remakes_the_site_facts_of_the_page_and_its_neighbours_on
     # and the linkers still see the anchor checked: one that breaks is reported
     (root / "wiki/l0.md").write_text(page("# L0\n\n[the hub](hub.md#none) [N0](n0.md)\n"))
     assert any(d.code == "KB208" for d in build(root).diagnostics)
+
+
+def _hub_and_linkers(root: Path) -> None:
+    files = {"wiki/hub.md": page("# Hub\n\nText.\n")}
+    for i in range(4):
+        files[f"wiki/l{i}.md"] = page(f"# L{i}\n\n[the hub](hub.md)\n")
+    for i in range(10):  # enough pages that the edit is not most of the wiki
+        files[f"wiki/other{i}.md"] = page(f"# Other {i}\n")
+    write(root, files)
+    assert build(root).ok
+
+
+def test_a_text_edit_remakes_the_site_facts_of_the_page_alone(
+    tmp_path: Path, remade: list[set[str]]
+) -> None:
+    root = tmp_path / "repo"
+    _hub_and_linkers(root)
+    hub = root / "wiki/hub.md"
+    hub.write_text(hub.read_text() + "\nA sentence more, and no link.\n")
+    remade.clear()
+    assert build(root).ok
+    assert set().union(*remade) == {"wiki/hub.md"}
+
+
+def test_a_title_edit_remakes_the_site_facts_of_the_pages_that_show_it(
+    tmp_path: Path, remade: list[set[str]]
+) -> None:
+    root = tmp_path / "repo"
+    _hub_and_linkers(root)
+    (root / "wiki/hub.md").write_text(page("# Renamed hub\n\nText.\n"))
+    remade.clear()
+    assert build(root).ok
+    made = set().union(*remade)
+    assert {"wiki/hub.md", *(f"wiki/l{i}.md" for i in range(4))} <= made
+    assert "Renamed hub" in (root / "site/wiki/l0.html").read_text()

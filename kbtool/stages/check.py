@@ -140,7 +140,7 @@ def check_wiki(
     if stored is None:  # a damaged record (rare): check everything afresh
         return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
     diagnostics += stored
-    _save(store, wiki, rows, deps, links, new_facts, changed, removed, moved)
+    _save(store, wiki, rows, deps, links, (old_facts, new_facts), changed, removed, moved)
     _reuse_checked(run, stale, removed, keys_now, checked.diagnostics)
     for path, facts_now in new_facts.items():
         run.reuse.put(PAGE_FACTS, path, keys_now[path], facts_now)
@@ -330,11 +330,12 @@ def _save(
     rows: list[tuple[str, str, bytes]],
     deps: dict[str, set[str]],
     links: dict[str, PageLinks],
-    new_facts: dict[str, Facts],
+    facts: tuple[Mapping[str, Facts | None], dict[str, Facts]],
     changed: set[str],
     removed: set[str],
     moved: dict[str, str],
 ) -> None:
+    old_facts, new_facts = facts
     facts_rows = [(p, FACTS.key(), encode_facts(f)) for p, f in new_facts.items()]
     # Every status as the disk gives it now, also of the files no page links to any more:
     # what the next build (and the unchanged record) compares with.
@@ -345,6 +346,10 @@ def _save(
     # anchor of a page it links to) and whose links reach what they reached is shown as it was.
     rest = {path: part for path, part in parts.items() if path not in changed}
     shown_anew = (changed & set(parts)) | store.links_changed(rest)
+    # A page whose file changed but whose title, type and links did not is shown by the
+    # pages it is joined to as before: only its own site facts are made again.
+    alone = _shown_alike(store, parts, changed, old_facts, new_facts, len(wiki.pages))
+    shown_anew -= alone
     with store.transaction():
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)
@@ -352,6 +357,29 @@ def _save(
         store.set_deps(deps)
         # Before the link table changes: the site shows these pages and their neighbours
         # differently now (see build.siteinfo).
-        store.mark_pending(shown_anew | removed)
+        store.mark_pending(shown_anew | removed, alone)
         store.set_links(parts)
         store.forget_pages(removed)
+
+
+def _shown_alike(
+    store: Store,
+    parts: Mapping[str, Any],
+    changed: set[str],
+    old_facts: Mapping[str, Facts | None],
+    new_facts: dict[str, Facts],
+    pages: int,
+) -> set[str]:
+    """The pages among ``changed`` that other pages show as before: the same kind, title and
+    type, and the same part of the link table. None when most pages changed (a cold build:
+    the site facts stage then makes every page's anyway)."""
+    own = {path: part for path, part in parts.items() if path in changed}
+    if 2 * len(own) > pages:
+        return set()
+
+    def alike(path: str) -> bool:
+        old, new = old_facts.get(path), new_facts.get(path)
+        return old is not None and new is not None and old.shown() == new.shown()
+
+    candidates = {path: part for path, part in own.items() if alike(path)}
+    return set(candidates) - store.links_changed(candidates)

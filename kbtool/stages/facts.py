@@ -39,6 +39,10 @@ class Facts:
         runs = should_run(config, page)
         return cls(page.kind, page.title, slugs, ingested, page_type(page), runs)
 
+    def shown(self) -> tuple[str, str, str]:
+        """What other pages show of this one (its kind, title and type)."""
+        return (self.kind, self.title, self.type)
+
     def stand_in(self, path: str) -> Page:
         """A page that answers link resolution as the real one would, and nothing more."""
         return Page(path, self.kind, "", self.title, None, slugs=frozenset(self.slugs))  # type: ignore[arg-type]

@@ -11,7 +11,8 @@ reach it. So after an edit it is computed again for:
   page its link table joined them to before it changed (a build stopped at the gate leaves
   them marked for the next);
 - every page such a page is joined to now (the check's link table): they show its title and
-  type, or link to it;
+  type, or link to it; unless the page was marked *alone*, its title, type and links the same
+  as before (text edited around its links): those pages show it as they did;
 - any page without a valid record (its key holds the file's digest and the settings).
 
 Everything else comes from records (or is reused), never by resolving the
@@ -50,7 +51,7 @@ class SiteFacts:
 def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     """Every page's site facts, in the wiki's order."""
     keys = _keys(run, wiki.pages)
-    marked, near = run.store.pending()
+    marked, near, alone = run.store.pending()
     # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
     # links is cheaper than asking the link table page by page.
     most = 2 * len(marked) > len(wiki.pages)
@@ -61,7 +62,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     refs = _refs(run, checked.facts)
     previous = _previous(run, keys, refs)
     affected = marked | near | {path for path in wiki.pages if path not in previous}
-    for frm, to, _ in run.store.edges_touching(marked):
+    for frm, to, _ in run.store.edges_touching(marked - alone):  # they show the marked
         affected.update((frm, to))
     fresh = _collect(run, wiki, checked, sorted(p for p in affected if p in wiki.pages), refs)
     made = _save(run, fresh, keys, marked)

@@ -109,21 +109,27 @@ class StoredGraph:
             self._db.executemany(f"DELETE FROM {table} WHERE {column} = ?", rows)
         self._db.executemany("DELETE FROM graph_related WHERE src = ?", rows)
 
-    def mark_pending(self, pages: Iterable[str]) -> None:
+    def mark_pending(self, pages: Iterable[str], alone: Iterable[str] = ()) -> None:
         """Note ``pages`` (checked again, or gone) and every page a stored link joins them to,
-        before the link table changes: what the site shows of them is to be made again."""
+        before the link table changes: what the site shows of them is to be made again. And
+        ``alone``: pages checked again that other pages show as before (the same title, type
+        and links), of which only what the site shows of the page itself is made again."""
         names = set(pages)
         rows = [(p, p) for p in names]
         for frm, to, _ in self.edges_touching(names):
             rows += [(frm, to)] if frm in names else []
             rows += [(to, frm)] if to in names else []
+        rows += [(p, "") for p in set(alone) - names]
         self._db.executemany("INSERT OR IGNORE INTO pending (page, near) VALUES (?, ?)", rows)
 
-    def pending(self) -> tuple[set[str], set[str]]:
-        """The pages marked by :meth:`mark_pending` since :meth:`clear_pending`, and the pages
-        their links joined them to then."""
+    def pending(self) -> tuple[set[str], set[str], set[str]]:
+        """The pages marked by :meth:`mark_pending` since :meth:`clear_pending`, the pages
+        their links joined them to then, and the marked pages that were only ever marked
+        ``alone``."""
         rows = self._db.execute("SELECT page, near FROM pending").fetchall()
-        return {page for page, _ in rows}, {near for _, near in rows}
+        marked = {page for page, _ in rows}
+        joined = {page for page, near in rows if near}
+        return marked, {near for _, near in rows if near}, marked - joined
 
     def clear_pending(self, pages: Iterable[str]) -> None:
         self._db.executemany("DELETE FROM pending WHERE page = ?", ((p,) for p in pages))
