@@ -10,11 +10,14 @@ events' ``timeStamp``), so that Playwright's round trips are not counted:
   ``data-for`` the link's page), less preview.js's delay; on a phone, from the ``pointerup``
   of a tap on the marker beside the link (the finger lifted; no delay there). Each link leads to a page not yet
   previewed, so every card loads its data file.
-- first draw: graph.js's ``data-first-draw-ms`` on the canvas, ``performance.now()`` when its
-  first drawing (every page, no filter) is done, counted from the navigation's start; each
-  load in a fresh context, so nothing is in the HTTP cache.
+- first draw: from the navigation's start to the start of the frame after graph.js's first
+  drawing (every page, no filter): Chromium draws the canvas in software here (no GPU), after
+  the frame's scripts, so graph.js's own ``data-first-draw-ms`` (``performance.now()`` when
+  its drawing calls are done) comes before the pixels; both are kept. Each load is in a fresh
+  context, so nothing is in the HTTP cache.
 - a filter: from setting a control's value and dispatching ``input`` and ``change`` (as the
-  browser does for a reader's choice) to the frame in which graph.js has drawn the result.
+  browser does for a reader's choice) to the start of the frame after the one graph.js drew
+  the result in (and, kept beside it, to the end of that drawing's calls).
 - pan and zoom: ``requestAnimationFrame`` intervals while the page is given one wheel event
   (then one pointer move of a drag) every frame, so that every frame has a drawing to do;
   Playwright's own mouse sends only about 30 events a second, which would leave frames idle.
@@ -97,15 +100,37 @@ _SETTLED = """() => new Promise((done) => {
   requestAnimationFrame(frame);
 })"""
 
-# Set control `id` to `value` as a reader would, and time it to the frame drawn after it.
+# Set control `id` to `value` as a reader would; the ms to the end of graph.js's drawing (the
+# frame it drew in) and to the next frame, which begins once that one is rasterised: the
+# canvas is drawn in software (no GPU), after the frame's scripts.
 _FILTER = """async ([id, value]) => {
   const control = document.getElementById(id), canvas = document.getElementById("graph-canvas");
+  const frame = () => new Promise((done) => requestAnimationFrame(done));
   const t0 = performance.now();
   control.value = value;
   control.dispatchEvent(new Event("input", { bubbles: true }));
   control.dispatchEvent(new Event("change", { bubbles: true }));
-  await new Promise((frame) => requestAnimationFrame(frame));  // after graph.js's own frame
-  return [performance.now() - t0, Number(canvas.dataset.shown)];
+  await frame();  // runs after graph.js's own callback in that frame
+  const drawn = performance.now() - t0;
+  await frame();
+  return [performance.now() - t0, drawn, Number(canvas.dataset.shown)];
+}"""
+
+# Before the graph page's scripts: the start of the frame after graph.js's first drawing.
+_FIRST_FRAME = """(() => {
+  const seen = new MutationObserver(() => {
+    const canvas = document.getElementById("graph-canvas");
+    if (!canvas || !canvas.hasAttribute("data-first-draw-ms")) return;
+    seen.disconnect();
+    requestAnimationFrame(() => { window.__kbFirstFrame = performance.now(); });
+  });
+  seen.observe(document, { subtree: true, attributes: true, attributeFilter: ["data-first-draw-ms"] });
+})();"""
+
+# The number of days that shows about half the pages in the "updated within" filter.
+_HALF_DAYS = """() => {
+  const days = KB_GRAPH.nodes.map((node) => node[5]).filter((d) => d >= 0).sort((a, b) => a - b);
+  return days.length ? String(Math.max(1, Math.floor(Date.now() / 86400000) - days[days.length >> 1])) : "30";
 }"""
 
 # One wheel event a frame for `seconds` (zooming in, then out, in turns), then a drag (one
@@ -166,8 +191,8 @@ class Figures:
     late: list[float] = field(default_factory=list)  # preview, beyond its delay
     own_late: list[float] = field(default_factory=list)  # preview.js's data-late-ms
     phone: list[float] = field(default_factory=list)  # a tap on the marker to the card
-    first_draw: list[float] = field(default_factory=list)
-    filters: list[tuple[str, float, int]] = field(default_factory=list)
+    first_draw: list[tuple[float, float]] = field(default_factory=list)  # drawn, next frame
+    filters: list[tuple[str, float, float, int]] = field(default_factory=list)
     frames: Frames | None = None
 
 
@@ -186,8 +211,10 @@ class Probe:
         self.browser, self.base, self.delay = browser, base, delay
 
     @contextlib.contextmanager
-    def opened(self, path: str, options: dict[str, Any]) -> Iterator[Any]:
+    def opened(self, path: str, options: dict[str, Any], init: str = "") -> Iterator[Any]:
         context = self.browser.new_context(**options)
+        if init:
+            context.add_init_script(init)
         try:
             page = context.new_page()
             errors: list[str] = []
@@ -233,17 +260,19 @@ class Probe:
                     own = float(got["late"]) if got["late"] is not None else float("nan")
                     yield got["ms"] - delay, own
 
-    def first_draws(self, times: int) -> list[float]:
+    def first_draws(self, times: int) -> list[tuple[float, float]]:
+        """(ms to graph.js's first drawing done, ms to the frame after it) for each load."""
         draws = []
         for _ in range(times):
-            with self.opened("graph.html", DESKTOP) as page:
-                page.wait_for_selector('#graph-canvas[data-ready="true"]')
-                page.wait_for_selector("#graph-canvas[data-first-draw-ms]")
-                draws.append(float(page.get_attribute("#graph-canvas", "data-first-draw-ms")))
+            with self.opened("graph.html", DESKTOP, _FIRST_FRAME) as page:
+                page.wait_for_function("() => window.__kbFirstFrame")
+                drawn = float(page.get_attribute("#graph-canvas", "data-first-draw-ms"))
+                draws.append((drawn, float(page.evaluate("() => window.__kbFirstFrame"))))
         return draws
 
-    def filters(self) -> list[tuple[str, float, int]]:
-        """(what, ms, pages shown) for each filter applied and cleared, one after another."""
+    def filters(self) -> list[tuple[str, float, float, int]]:
+        """(what, ms to the next frame, ms to graph.js's drawing done, pages shown) for each
+        filter applied and cleared, one after another."""
         done = []
         with self.opened("graph.html", DESKTOP) as page:
             page.wait_for_selector('#graph-canvas[data-ready="true"]')
@@ -258,13 +287,14 @@ class Probe:
             steps.append(("folder 1", "graph-folder", "0"))
             if data["tags"]:
                 steps.append((f"tag {data['tags'][0]}", "graph-tag", data["tags"][0]))
-            steps.append(("updated within 30 days", "graph-days", "30"))
+            days = page.evaluate(_HALF_DAYS)
+            steps.append((f"updated within {days} days", "graph-days", days))
             clear = {"graph-top": "", "graph-tag": "", "graph-days": ""}
             for what, control, value in steps:
-                ms, shown = page.evaluate(_FILTER, [control, value])
-                done.append((what, ms, shown))
-                ms, shown = page.evaluate(_FILTER, [control, clear.get(control, "-1")])
-                done.append((what + ", cleared", ms, shown))
+                ms, drawn, shown = page.evaluate(_FILTER, [control, value])
+                done.append((what, ms, drawn, shown))
+                ms, drawn, shown = page.evaluate(_FILTER, [control, clear.get(control, "-1")])
+                done.append((what + ", cleared", ms, drawn, shown))
             # Depth needs a selected page: the most linked one, found by its title.
             hub = page.evaluate(
                 "() => { const c = new Int32Array(KB_GRAPH.nodes.length); const e = KB_GRAPH.edges;"
@@ -275,8 +305,8 @@ class Probe:
             page.fill("#graph-find", hub)
             page.press("#graph-find", "Enter")
             for depth in ("1", "2", "3", "0"):
-                ms, shown = page.evaluate(_FILTER, ["graph-depth", depth])
-                done.append((f"depth {depth} from the hub (zoomed to it)", ms, shown))
+                ms, drawn, shown = page.evaluate(_FILTER, ["graph-depth", depth])
+                done.append((f"depth {depth} from the hub (zoomed to it)", ms, drawn, shown))
         return done
 
     def frames(self, seconds: float) -> Frames:
