@@ -179,7 +179,10 @@ def browser_rows(way: str, figures: Figures) -> list[Row]:
     own = [v for v in figures.own_late if v == v]
     rows = [
         _latency(way, "preview beyond the delay", figures.late),
-        Row(f"{way}:   preview.js's own data-late-ms", f"median {median(own):.0f} ms"),
+        Row(
+            f"{way}:   preview.js's own data-late-ms",
+            f"median {median(own):.0f} ms, max {max(own, default=float('nan')):.0f} ms",
+        ),
         _latency(way, "phone, tap on the marker", figures.phone),
         Row(
             f"{way}: graph, first full draw (3 loads)",
