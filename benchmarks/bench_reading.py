@@ -76,10 +76,10 @@ class Row:
 
 
 def table(rows: list[Row]) -> str:
-    lines = [f"  {'':<44}{'figure':<48}{'target':<16}met"]
+    lines = [f"  {'':<46}{'figure':<64}{'target':<17}met"]
     for row in rows:
         met = {True: "yes", False: "NO", None: ""}[row.met]
-        lines.append(f"  {row.what:<44}{row.figure:<48}{row.target:<16}{met}")
+        lines.append(f"  {row.what:<46}{row.figure:<64}{row.target:<17}{met}")
     return "\n".join(lines)
 
 
