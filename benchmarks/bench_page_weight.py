@@ -63,7 +63,9 @@ def preview_sizes(site: Path) -> list[int]:
     return [_gz(p.read_bytes()) for p in (site / "previews").rglob("*.js")]
 
 
-def _summary(weights: dict[str, tuple[int, int, int]]) -> dict[str, float]:
+def summary(weights: dict[str, tuple[int, int, int]]) -> dict[str, float]:
+    """The figures printed for a site, from :func:`page_weights`: its pages' (wiki and
+    sources) median and largest weights."""
     pages = {k: v for k, v in weights.items() if k.startswith(("wiki/", "sources/"))}
     totals = [h + s for h, s, _ in pages.values()]
     out = {
@@ -85,8 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("site", type=Path)
     parser.add_argument("before", type=Path, nargs="?")
     args = parser.parse_args(argv)
-    now = _summary(page_weights(args.site))
-    before = _summary(page_weights(args.before)) if args.before else None
+    now = summary(page_weights(args.site))
+    before = summary(page_weights(args.before)) if args.before else None
     for name, value in now.items():
         line = f"{name:40} {value:10.0f}"
         if before and name in before and before[name]:

@@ -12,8 +12,10 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+import bench_reading  # noqa: E402
 import calibrate  # noqa: E402
 import harness  # noqa: E402
+import reading_probe  # noqa: E402
 import synth  # noqa: E402
 
 from kbtool.cli import main  # noqa: E402
@@ -104,3 +106,18 @@ def test_a_kbtool_run_reports_its_exit_code_and_memory(wiki: Path) -> None:
     run = harness.run_kbtool(wiki, "check", "--format", "json", "-j", "1", timeout=120)
     assert run.code == 1 and not run.timed_out
     assert run.peak_rss_mb > 10 and json.loads(run.stdout)["summary"]
+
+
+def test_the_reading_benchmark_reads_the_hover_delay_preview_js_has() -> None:
+    render = Path(__file__).parent.parent / "kbtool" / "render"  # its assets/, as in a site
+    assert 0 < reading_probe.preview_delay(render) < 2000
+
+
+def test_reading_figures_a_missed_preview_counts_and_a_median_decides() -> None:
+    assert reading_probe.percentile([3.0, 1.0, 2.0], 0.5) == 2.0
+    assert reading_probe.percentile([float(i) for i in range(1, 21)], 0.95) == 19.0
+    assert reading_probe.intervals([0.0, 16.5, 33.5]) == [16.5, 17.0]
+    row = bench_reading._latency("HTTP", "preview", [10.0, 60.0, 70.0, float("inf")])
+    assert row.met is False and "3 over 50 ms (1 not shown in 5 s)" in row.figure
+    assert bench_reading._latency("HTTP", "preview", [10.0, 20.0, 70.0]).met is True
+    assert bench_reading.within(float("nan"), 1.0) is None
