@@ -111,7 +111,7 @@ def test_build_writes_every_kind_of_page(repo: Path, capsys: pytest.CaptureFixtu
     assert '<main id="content" tabindex="-1">' in html and "data-pagefind" not in html
     assert (site / "search" / "meta.js").is_file()
     assert '<form id="search" role="search" action="../../search.html">' in html
-    assert '<div id="search-results"' in html and 'src="../../assets/search.js"' in html
+    assert '<div id="search-results"' in html and 'src="../../assets/search-loader.js"' in html
     assert 'href="mamba.html#%E9%80%89%E6%8B%A9%E6%80%A7%E6%89%AB%E6%8F%8F"' in html
     assert "<math" in html
     assert 'id="注意力"' in html

@@ -126,6 +126,12 @@ BROWSER_SEARCH = """async ([q, n]) => {
 }"""
 
 
+def engine(page: Any) -> None:
+    """Reach for the search box, which loads the search engine, and wait for it."""
+    page.locator("#search-input").focus()
+    page.wait_for_function("!!window.kbtoolSearch")
+
+
 def typed(page: Any, text: str) -> None:
     """Type ``text`` key by key and wait for the results of the whole of it: results follow
     each keystroke, and on a slow machine those of a prefix show first."""
@@ -200,6 +206,7 @@ def test_escape_closes_and_enter_opens_the_search_page(visit: Any) -> None:
 
 def test_terminal_and_browser_agree(visit: Any, site: Path) -> None:
     page, watched = visit("index.html")
+    engine(page)
     assert terminal(site, "独一无二")[0] == 1  # the edit is found, from the update segment
     for query in AGREE:
         total, results = terminal(site, query)
@@ -212,6 +219,7 @@ def test_terminal_and_browser_agree(visit: Any, site: Path) -> None:
 
 def test_bad_queries_are_answered_in_the_browser(visit: Any) -> None:
     page, watched = visit("index.html")
+    engine(page)
     for query in BAD:
         total, results = page.evaluate(BROWSER_SEARCH, [query, 10])
         assert total >= 0 and len(results) <= 10
@@ -229,6 +237,20 @@ def test_page_text_with_script_never_runs(visit: Any) -> None:
     page.locator("#search-input").fill("恶意图片 onerror")
     page.wait_for_timeout(300)
     assert page.evaluate("window.pwned") is None
+    clean(watched)
+
+
+def test_a_page_read_without_searching_never_loads_the_engine(visit: Any) -> None:
+    page, watched = visit("wiki/concepts/transformer.html")
+    page.wait_for_load_state("load")
+    page.mouse.wheel(0, 400)  # reading: scrolling, no search box reached
+    page.wait_for_timeout(200)
+    assert page.evaluate("!!window.kbtoolSearch") is False
+    assert not page.evaluate(
+        "performance.getEntriesByType('resource').some((r) => /search(\\.js|\\/)/.test(r.name))"
+    )
+    typed(page, "缩放点积")  # the box reached: the engine loads and answers what was typed
+    assert page.locator("#search-results mark").first.inner_text() == "缩放点积"
     clean(watched)
 
 

@@ -799,6 +799,8 @@
     document.addEventListener("click", (event) => {
       if (!box.contains(event.target) && event.target !== input) close();
     });
+    // Loaded when the reader reached for the box (search-loader.js): what was typed meanwhile.
+    if (document.activeElement === input && input.value.trim()) show();
   }
 
   /** The full result list on search.html, with a "more" button. */
