@@ -40,6 +40,7 @@ from kbtool.stages.reused import (
     STAND_INS,
 )
 from kbtool.stages.run import OnProgress, Run
+from kbtool.stages.site_marks import site_marks
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, GRAPH, STAT
@@ -335,21 +336,13 @@ def _save(
     removed: set[str],
     moved: dict[str, str],
 ) -> None:
-    old_facts, new_facts = facts
+    new_facts = facts[1]
     facts_rows = [(p, FACTS.key(), encode_facts(f)) for p, f in new_facts.items()]
     # Every status as the disk gives it now, also of the files no page links to any more:
     # what the next build (and the unchanged record) compares with.
     stats: dict[str, Any] = {**moved, **{path: s.value for path, s in wiki.stats.items()}}
     parts = {path: (c.kind, c.edges, c.related) for path, c in links.items()}
-    # What the site shows of a page (stages/siteinfo.py) changes with its file, or with what
-    # its links reach; a page checked again only because it read a fact that changed (an
-    # anchor of a page it links to) and whose links reach what they reached is shown as it was.
-    rest = {path: part for path, part in parts.items() if path not in changed}
-    shown_anew = (changed & set(parts)) | store.links_changed(rest)
-    # A page whose file changed but whose title, type and links did not is shown by the
-    # pages it is joined to as before: only its own site facts are made again.
-    alone = _shown_alike(store, parts, changed, old_facts, new_facts, len(wiki.pages))
-    shown_anew -= alone
+    shown_anew, alone = site_marks(store, parts, changed, facts, len(wiki.pages))
     with store.transaction():
         store.put(CHECK, rows)
         store.put(FACTS, facts_rows)
@@ -360,26 +353,3 @@ def _save(
         store.mark_pending(shown_anew | removed, alone)
         store.set_links(parts)
         store.forget_pages(removed)
-
-
-def _shown_alike(
-    store: Store,
-    parts: Mapping[str, Any],
-    changed: set[str],
-    old_facts: Mapping[str, Facts | None],
-    new_facts: dict[str, Facts],
-    pages: int,
-) -> set[str]:
-    """The pages among ``changed`` that other pages show as before: the same kind, title and
-    type, and the same part of the link table. None when most pages changed (a cold build:
-    the site facts stage then makes every page's anyway)."""
-    own = {path: part for path, part in parts.items() if path in changed}
-    if 2 * len(own) > pages:
-        return set()
-
-    def alike(path: str) -> bool:
-        old, new = old_facts.get(path), new_facts.get(path)
-        return old is not None and new is not None and old.shown() == new.shown()
-
-    candidates = {path: part for path, part in own.items() if alike(path)}
-    return set(candidates) - store.links_changed(candidates)
