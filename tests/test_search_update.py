@@ -4,6 +4,7 @@ fresh build would."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
 from _search_support import doc, found
@@ -42,16 +43,59 @@ def test_one_page_edit_writes_only_its_page_and_the_update_segment(tmp_path: Pat
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
     reader = PageReader(tmp_path / "old", unscript((tmp_path / "old" / layout.META).read_bytes()))
     its_file = page_file(reader.chunk_of(5))  # the file that holds page 5 (and neighbours)
-    assert {n for n in written if not n.startswith("x/")} == {
-        layout.TABLE,
-        layout.META,
-        layout.PRIORS,
-        its_file,
-    }
+    # priors.js is kept: no page's in-links changed
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META, its_file}
     assert set(old) <= set(new)  # every main shard, long list and word list is kept, linked
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
         assert found(tmp_path / "new", query) == found(tmp_path / "fresh", query), query
+
+
+class _Asked(Mapping[str, SearchDoc]):
+    """The pages, noting which of them a writer asked for."""
+
+    def __init__(self, docs: dict[str, SearchDoc]) -> None:
+        self.docs = docs
+        self.asked: set[str] = set()
+
+    def __getitem__(self, path: str) -> SearchDoc:
+        self.asked.add(path)
+        return self.docs[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.docs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.docs)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+
+def test_an_update_told_what_changed_reads_only_those_pages_and_their_file(
+    tmp_path: Path,
+) -> None:
+    docs = _site()
+    write_search_index(docs, tmp_path / "0")
+    edited = dict(docs)
+    edited["wiki/p005.md"] = doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")
+    asked = _Asked(edited)
+    stats = write_search_index(asked, tmp_path / "1", tmp_path / "0", changed={"wiki/p005.md"})
+    assert stats.incremental and stats.changed_pages == 1
+    reader = PageReader(tmp_path / "0", unscript((tmp_path / "0" / layout.META).read_bytes()))
+
+    def sharing_a_file(*ids: int) -> set[str]:
+        chunks = {reader.chunk_of(i) for i in ids}
+        return {p for i, p in enumerate(sorted(docs)) if reader.chunk_of(i) in chunks}
+
+    assert "wiki/p005.md" in asked.asked and asked.asked <= sharing_a_file(5)  # not every page
+    edited["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")  # and one more edit
+    asked = _Asked(edited)
+    write_search_index(asked, tmp_path / "2", tmp_path / "1", changed={"wiki/p090.md"})
+    assert "wiki/p090.md" in asked.asked and asked.asked <= sharing_a_file(5, 90)
+    write_search_index(edited, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "2", query) == found(tmp_path / "fresh", query), query
 
 
 def test_successive_edits_and_an_edit_undone(tmp_path: Path) -> None:
@@ -93,11 +137,7 @@ def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
     assert stats.incremental and stats.changed_pages == 0
     old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
-    assert {n for n in written if not n.startswith("x/")} == {
-        layout.TABLE,
-        layout.META,
-        layout.PRIORS,
-    }
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META}
     assert stats.kept == stats.files - len(written)  # all the rest is linked
 
 
@@ -118,6 +158,7 @@ def test_in_links_changed_alone_rank_as_a_clean_build(tmp_path: Path) -> None:
     links = {"wiki/p030.md": 400, "wiki/p003.md": 90}  # the same pages, linked otherwise
     stats = write_search_index(docs, tmp_path / "new", tmp_path / "old", links=links)
     assert stats.incremental and stats.changed_pages == 0
+    assert not os.path.samefile(tmp_path / "new" / layout.PRIORS, tmp_path / "old" / layout.PRIORS)
     write_search_index(docs, tmp_path / "fresh", links=links)
     assert found(tmp_path / "new", "policy")[:2] == ["wiki/p030.md", "wiki/p003.md"]
     for query in QUERIES:

@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import bisect
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from math import inf
 from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import script, unscript
+from kbtool.search.codec import decode, script, unscript
 from kbtool.search.output import (
     SearchStats,
     Writer,
@@ -32,7 +32,7 @@ from kbtool.search.output import (
     write_tables,
 )
 from kbtool.search.pagefiles import PageReader, chunk_files
-from kbtool.search.priors import priors_file
+from kbtool.search.priors import is_source, priors_file
 from kbtool.search.text import SearchDoc
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
@@ -77,7 +77,7 @@ def _segment_shards(size: int) -> int:
 def _write_page_files(
     out: Writer,
     old: Path,
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     table: dict[str, list[Any]],
     segment: dict[str, list[Any]],
     previous: dict[str, Any],
@@ -145,32 +145,92 @@ def _dead_words(
     return out
 
 
+def _segment_rows(
+    docs: Mapping[str, SearchDoc],
+    table: dict[str, list[Any]],
+    previous: dict[str, Any],
+    changed: Collection[str] | None,
+) -> dict[str, tuple[str, int]]:
+    """path -> (digest, body length) of the pages that differ from the main part. With
+    ``changed`` (the pages that may differ from the old index), only those are read; the
+    others of the old segment keep their rows."""
+    delta: dict[str, list[Any]] = previous.get("delta", {})
+    if changed is None:
+        candidates: Iterable[str] = docs
+    else:
+        candidates = {*changed, *(p for p in delta if p in docs)}
+    rows: dict[str, tuple[str, int]] = {}
+    for path in candidates:
+        if changed is not None and path not in changed:
+            row = delta[path]
+            digest, length = str(row[1]), int(row[2])
+        else:
+            doc = docs[path]
+            digest, length = doc_digest(doc), len(doc.body)
+        if path not in table or table[path][1] != digest:
+            rows[path] = (digest, length)
+    return rows
+
+
+def _sources(
+    docs: Mapping[str, SearchDoc],
+    old: Path,
+    old_ids: dict[str, int],
+    changed: Collection[str] | None,
+) -> tuple[set[str], bytes] | None:
+    """The source pages, and the old ``priors.js``: with ``changed``, a page that is not
+    says whether it is a source in its old standing. None if that cannot be read."""
+    try:
+        data = (old / layout.PRIORS).read_bytes()
+        values = decode(unscript(data))
+    except (OSError, ValueError, KeyError):
+        return None
+    sources = set()
+    for path in docs:
+        doc_id = old_ids.get(path)
+        if changed is None or path in changed or doc_id is None or doc_id >= len(values):
+            if docs[path].type == "source":
+                sources.add(path)
+        elif is_source(values[doc_id]):
+            sources.add(path)
+    return sources, data
+
+
 def update(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     folder: Path,
     old: Path,
     previous: dict[str, Any],
     stats: SearchStats,
     links: Mapping[str, int],
+    changed: Collection[str] | None = None,
 ) -> bool:
     """Write into ``folder`` the index in ``old`` updated to ``docs`` and to their in-links
-    ``links``; False if it had better be written afresh."""
+    ``links``; False if it had better be written afresh. ``changed``: the pages whose
+    SearchDoc may differ from the old index's (None: any)."""
     table: dict[str, list[Any]] = previous["table"]  # the main part: path -> [id, digest, length]
     if previous["shards"] != layout.shard_count(len(docs)):
         return False
-    changed = sorted(p for p in docs if p not in table or table[p][1] != doc_digest(docs[p]))
+    if changed is not None and not isinstance(changed, set | frozenset):
+        changed = set(changed)
+    rows = _segment_rows(docs, table, previous, changed)
     removed = [p for p in table if p not in docs]
-    if len(changed) + len(removed) > max(16, MAX_SEGMENT * len(docs)):
+    if len(rows) + len(removed) > max(16, MAX_SEGMENT * len(docs)):
+        return False
+    old_ids = {p: int(row[0]) for p, row in table.items()}
+    old_ids |= {p: int(row[0]) for p, row in previous.get("delta", {}).items()}
+    found = _sources(docs, old, old_ids, changed)
+    if found is None:
         return False
     out = Writer(folder, stats)
-    stats.changed_pages = len(changed) + len(removed)
+    stats.changed_pages = len(rows) + len(removed)
     next_id = first_new = max((row[0] for row in table.values()), default=-1) + 1
     segment: dict[str, list[Any]] = {}
-    for path in changed:
+    for path in sorted(rows):
         doc_id = table[path][0] if path in table else next_id
         next_id += path not in table
-        segment[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
-    dead = sorted({table[p][0] for p in changed + removed if p in table})
+        segment[path] = [doc_id, *rows[path]]
+    dead = sorted({table[p][0] for p in [*rows, *removed] if p in table})
     main_starts: list[int] = previous["main_chunks"]
     starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
     by_id = sorted((row[0], docs[path]) for path, row in segment.items())
@@ -191,7 +251,10 @@ def update(
     data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
     ids = {path: (segment.get(path) or table[path])[0] for path in docs}
-    out.write(*priors_file(ids, docs, links))  # any page's in-links may have changed
+    sources, old_priors = found
+    name, priors = priors_file(ids, sources, links)  # any page's in-links may have changed
+    if priors != old_priors:
+        out.write(name, priors)
     for name in _index_files(old):
         if name not in out.names and name not in skip and not name.startswith("x/"):
             out.keep(old, name)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +33,7 @@ from kbtool.search.update import update
 
 
 def _full(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     folder: Path,
     stats: SearchStats,
     labels: dict[str, str],
@@ -41,7 +41,8 @@ def _full(
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
-    out.write(*priors_file({path: i for i, path in enumerate(paths)}, docs, links))
+    sources = {path for path in paths if docs[path].type == "source"}
+    out.write(*priors_file({path: i for i, path in enumerate(paths)}, sources, links))
     shards = layout.shard_count(len(paths))
     vocab = layout.vocab_count(shards)
     table = {
@@ -81,16 +82,19 @@ def read(old: Path, name: str) -> Any:
 
 
 def write_search_index(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     new_dir: Path,
     old_dir: Path | None = None,
     labels: dict[str, str] | None = None,
     links: Mapping[str, int] | None = None,
+    changed: Collection[str] | None = None,
 ) -> SearchStats:
     """Write the index of ``docs`` (by path) into ``new_dir`` (created; must not hold an
     index), updating the one in ``old_dir`` when there is one that can be updated.
     ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results; ``links``
-    (path -> how many pages link to it) to ``priors.js`` for the ranking."""
+    (path -> how many pages link to it) to ``priors.js`` for the ranking. ``changed``, when
+    given, holds every page whose SearchDoc may differ from the one in ``old_dir``: an update
+    then asks ``docs`` for those and for the few others it rewrites, not for every page."""
     labels = dict(sorted((labels or {}).items()))
     links = links or {}
     started = time.perf_counter()
@@ -99,7 +103,8 @@ def write_search_index(
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
     done = False
     if previous is not None and old_dir is not None:
-        done = update(docs, new_dir, old_dir, previous | {"labels": labels}, stats, links)
+        previous |= {"labels": labels}
+        done = update(docs, new_dir, old_dir, previous, stats, links, changed)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
