@@ -5,6 +5,7 @@ shards and tables that both a full write (:mod:`kbtool.search.writer`) and an up
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -51,13 +52,28 @@ def _is_word(term: str) -> bool:
     return not keyed and term[0] not in CJK_SET and ":" not in term
 
 
-class Writer:
-    """Writes files under the new index folder, counting them."""
+#: The folders of the main part, which only a write from scratch changes.
+MAIN_FOLDERS = ("s", "t", "p", "w")
 
-    def __init__(self, folder: Path, stats: SearchStats) -> None:
+
+def is_main(name: str) -> bool:
+    """Whether the file ``name`` belongs to the main part."""
+    return name.partition("/")[0] in MAIN_FOLDERS and "/" in name
+
+
+class Writer:
+    """Writes files under the new index folder, counting them and noting their sizes (so that
+    nothing lists or reads the folder again to say what it holds). ``replace``: the folder
+    holds a former index, whose files may be hard links into the live site's: each is
+    removed before a file takes its name, never written through."""
+
+    def __init__(self, folder: Path, stats: SearchStats, replace: bool = False) -> None:
         self.folder = folder
         self.stats = stats
+        self.replace = replace
         self.names: set[str] = set()
+        #: name -> bytes of each file written or kept whose size is known
+        self.sizes: dict[str, int] = {}
         self._folders: set[str] = set()
 
     def _path(self, name: str) -> str:
@@ -69,20 +85,45 @@ class Writer:
         return os.path.join(self.folder, name)
 
     def write(self, name: str, data: bytes) -> None:
-        with open(self._path(name), "wb") as f:
+        path = self._path(name)
+        if self.replace:
+            _unlink(path)
+        with open(path, "wb") as f:
             f.write(data)
         self.names.add(name)
+        self.sizes[name] = len(data)
         self.stats.written += 1
 
-    def keep(self, old: Path, name: str) -> None:
+    def keep(self, old: Path, name: str, size: int | None = None) -> None:
+        """Link ``old/name`` in (copied where there are no hard links), of ``size`` bytes."""
         target = self._path(name)
         source = os.path.join(old, name)
+        if self.replace:
+            _unlink(target)
         try:
             os.link(source, target)
         except OSError:
             shutil.copy2(source, target)
         self.names.add(name)
+        if size is not None:
+            self.sizes[name] = size
         self.stats.kept += 1
+
+    def remove(self, name: str) -> None:
+        """Remove a former index's file that the new one does not hold."""
+        _unlink(os.path.join(self.folder, name))
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def main_digest(table: dict[str, list[Any]], shards: int, vocab: int) -> str:
+    """What the main part's files are made of: two main parts of equal digests hold the same
+    files, byte for byte (an update of one may start from the other's folder)."""
+    data = json.dumps([layout.VERSION, shards, vocab, table], sort_keys=True).encode()
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, places: str) -> None:
@@ -98,15 +139,23 @@ def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, plac
 def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
     count, shard counts, type labels, and the state of the update segment if there is one:
-    the dead ids, and the order keys of the pages added since the main part was written."""
+    the dead ids, and the order keys of the pages added since the main part was written.
+    Written last: the table lists the sizes of the index's other files (``files``) but the
+    main part's, of which it has the count and bytes (``main_files``); ``stats`` gets the
+    index's files and bytes from them."""
     meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
     meta |= {"shards": data["shards"], "vocab": data["vocab"], "labels": data["labels"]}
     meta["chunks"] = encode_starts(data["chunks"])
     if "delta" in data:
         meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
         meta["delta"]["keys"] = data["keys"]
-    out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
     out.write(layout.META, script("meta", meta))
+    files = {name: size for name, size in sorted(out.sizes.items()) if not is_main(name)}
+    table = json.dumps({"version": layout.VERSION, **data, "files": files}).encode()
+    out.write(layout.TABLE, table)
+    count, size = data["main_files"]
+    out.stats.files = count + len(files) + 1
+    out.stats.bytes = size + sum(files.values()) + len(table)
 
 
 def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:

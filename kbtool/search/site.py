@@ -125,5 +125,6 @@ def build_search(
     rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
     origins = {path: [digest, rows[path][0]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
+    (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
     return stats

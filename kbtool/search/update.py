@@ -14,6 +14,7 @@ pages the index is written from scratch, which empties it.
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
 from collections.abc import Collection, Iterable, Mapping
 from math import inf
@@ -23,6 +24,7 @@ from typing import Any
 from kbtool.search import layout
 from kbtool.search.codec import decode, script, unscript
 from kbtool.search.output import (
+    MAIN_FOLDERS,
     SearchStats,
     Writer,
     collect,
@@ -41,22 +43,19 @@ MAX_SEGMENT = 0.01
 _SEGMENT_SHARD = 16_000
 
 
-def _index_files(folder: Path) -> list[str]:
-    """The ``.js`` files of an index folder, by name (``s/1f.js``), read with ``scandir``:
-    thousands of them, on the path of every one-page update."""
+def _main_files(folder: Path) -> list[str]:
+    """The main part's files of an index folder, by name (``s/1f.js``), read with
+    ``scandir``: thousands of them, listed by an update that does not start from a former
+    index holding them."""
     names = []
-    for top in os.scandir(folder):
-        if top.is_dir():
-            names += [
-                f"{top.name}/{e.name}" for e in os.scandir(top.path) if e.name.endswith(".js")
-            ]
-        elif top.name.endswith(".js"):
-            names.append(top.name)
+    for top in MAIN_FOLDERS:
+        with contextlib.suppress(FileNotFoundError):
+            names += [f"{top}/{e.name}" for e in os.scandir(folder / top) if e.name.endswith(".js")]
     return names
 
 
-def _page_files(folder: Path) -> list[str]:
-    return [f"d/{p.name}" for p in (folder / "d").glob("*.js")]
+def _page_files(previous: dict[str, Any]) -> list[str]:
+    return [name for name in previous["files"] if name.startswith("d/")]
 
 
 def _chunk_number(name: str) -> int:
@@ -86,7 +85,7 @@ def _write_page_files(
     """Write the page files the update changes: the main part's files of the pages edited now
     or in the previous segment (to undo those), whole, from the pages; then files for the
     pages added since. Returns the first ids of all files, and the old files not to keep."""
-    skip = {n for n in _page_files(old) if _chunk_number(n) >= len(main_starts)}
+    skip = {n for n in _page_files(previous) if _chunk_number(n) >= len(main_starts)}
     refresh = {row[0] for row in segment.values()}
     refresh |= {row[0] for row in previous.get("delta", {}).values()}
     paths_by_id = {row[0]: path for path, row in table.items()}
@@ -204,10 +203,13 @@ def update(
     stats: SearchStats,
     links: Mapping[str, int],
     changed: Collection[str] | None = None,
+    base: dict[str, Any] | None = None,
 ) -> bool:
     """Write into ``folder`` the index in ``old`` updated to ``docs`` and to their in-links
     ``links``; False if it had better be written afresh. ``changed``: the pages whose
-    SearchDoc may differ from the old index's (None: any)."""
+    SearchDoc may differ from the old index's (None: any). ``base``: the table of a former
+    index ``folder`` holds, of the same main part: its main files stay, the rest is
+    replaced."""
     table: dict[str, list[Any]] = previous["table"]  # the main part: path -> [id, digest, length]
     if previous["shards"] != layout.shard_count(len(docs)):
         return False
@@ -222,7 +224,7 @@ def update(
     found = _sources(docs, old, old_ids, changed)
     if found is None:
         return False
-    out = Writer(folder, stats)
+    out = Writer(folder, stats, replace=base is not None)
     stats.changed_pages = len(rows) + len(removed)
     next_id = first_new = max((row[0] for row in table.values()), default=-1) + 1
     segment: dict[str, list[Any]] = {}
@@ -245,18 +247,26 @@ def update(
         for word in word_list:
             words[word] = words.get(word, 0) - 1
     out.write("x/words.js", script("x/words", {w: n for w, n in words.items() if n}))
-    data = {k: previous[k] for k in ("table", "shards", "vocab", "labels")}
-    data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
-    data["dead_words"] = dead_words
-    data |= {"main_chunks": main_starts, "chunks": starts}
-    write_tables(out, data, len(docs))
     ids = {path: (segment.get(path) or table[path])[0] for path in docs}
     sources, old_priors = found
     name, priors = priors_file(ids, sources, links)  # any page's in-links may have changed
     if priors != old_priors:
         out.write(name, priors)
-    for name in _index_files(old):
-        if name not in out.names and name not in skip and not name.startswith("x/"):
+    kept: dict[str, int] = previous["files"]
+    for name, size in kept.items():  # meta.js and the segment are written below
+        written = name in out.names or name == layout.META or name.startswith("x/")
+        if not written and name not in skip:
+            out.keep(old, name, size)
+    if base is None:
+        for name in _main_files(old):
             out.keep(old, name)
+    data = {k: previous[k] for k in ("table", "shards", "vocab", "labels", "main", "main_files")}
+    data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
+    data["dead_words"] = dead_words
+    data |= {"main_chunks": main_starts, "chunks": starts}
+    write_tables(out, data, len(docs))
+    for name in base["files"] if base is not None else ():
+        if name not in out.names:
+            out.remove(name)
     stats.incremental = True
     return True

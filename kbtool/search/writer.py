@@ -23,6 +23,8 @@ from kbtool.search.output import (
     Writer,
     collect,
     doc_digest,
+    is_main,
+    main_digest,
     write_lists,
     write_tables,
 )
@@ -60,7 +62,9 @@ def _full(
     for number in range(vocab):
         name = f"{number:x}"
         out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
+    main = [size for name, size in out.sizes.items() if is_main(name)]
     data = {"table": table, "shards": shards, "vocab": vocab, "labels": labels}
+    data |= {"main": main_digest(table, shards, vocab), "main_files": [len(main), sum(main)]}
     write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
 
 
@@ -71,6 +75,8 @@ def read_table(old: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict) or data.get("version") != layout.VERSION:
         return None
+    if not all(key in data for key in ("main", "main_files", "files")):
+        return None  # written before the table listed its files: written afresh
     return data
 
 
@@ -89,8 +95,10 @@ def write_search_index(
     links: Mapping[str, int] | None = None,
     changed: Collection[str] | None = None,
 ) -> SearchStats:
-    """Write the index of ``docs`` (by path) into ``new_dir`` (created; must not hold an
-    index), updating the one in ``old_dir`` when there is one that can be updated.
+    """Write the index of ``docs`` (by path) into ``new_dir``, updating the one in
+    ``old_dir`` when there is one that can be updated. ``new_dir`` is created; a former index
+    in it (a spare site's, older than ``old_dir``'s) is brought up to date when its main part
+    is ``old_dir``'s, else removed.
     ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results; ``links``
     (path -> how many pages link to it) to ``priors.js`` for the ranking. ``changed``, when
     given, holds every page whose SearchDoc may differ from the one in ``old_dir``: an update
@@ -99,12 +107,12 @@ def write_search_index(
     links = links or {}
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
-    new_dir.mkdir(parents=True, exist_ok=True)
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
+    base = _base(new_dir, previous)
     done = False
     if previous is not None and old_dir is not None:
         previous |= {"labels": labels}
-        done = update(docs, new_dir, old_dir, previous, stats, links, changed)
+        done = update(docs, new_dir, old_dir, previous, stats, links, changed, base)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
@@ -112,8 +120,18 @@ def write_search_index(
     if not done:
         stats.changed_pages = len(docs)
         _full(docs, new_dir, stats, labels, links)
-    files = [p for p in new_dir.rglob("*") if p.is_file()]
-    stats.files = len(files)
-    stats.bytes = sum(p.stat().st_size for p in files)
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
+
+
+def _base(new_dir: Path, previous: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The table of the former index ``new_dir`` holds (a spare site's) if an update of the
+    index ``previous`` describes can start from it: its main part the same. Else the folder
+    is emptied (made if missing), and None."""
+    base = read_table(new_dir) if (new_dir / layout.TABLE).is_file() else None
+    if base is not None and previous is not None and base["main"] == previous["main"]:
+        return base
+    if new_dir.exists():
+        shutil.rmtree(new_dir)
+    new_dir.mkdir(parents=True)
+    return None
