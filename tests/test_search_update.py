@@ -189,3 +189,47 @@ def test_a_build_after_links_changed_ranks_by_the_new_in_links(tmp_path: Path) -
     assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]
     assert main(["-C", str(root), "build", "--clean"]) == 0
     assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {name: path.read_bytes() for name, path in _files(folder).items()}
+
+
+def test_the_index_counts_its_files_as_it_writes_them(tmp_path: Path) -> None:
+    docs = _site()
+    stats = [write_search_index(docs, tmp_path / "0")]
+    edited = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有")}
+    stats.append(write_search_index(edited, tmp_path / "1", tmp_path / "0"))
+    del edited["wiki/p007.md"]
+    stats.append(write_search_index(edited, tmp_path / "2", tmp_path / "1"))
+    for step, counted in enumerate(stats):
+        files = _files(tmp_path / str(step))
+        assert counted.files == len(files), step
+        assert counted.bytes == sum(p.stat().st_size for p in files.values()), step
+
+
+def test_an_update_into_the_index_before_the_old_one_writes_the_same_files(
+    tmp_path: Path,
+) -> None:
+    """As serve's spare site holds it: the index before the live one, brought up to date in
+    place, ends up as an update into a new folder does, and the live one is left as it is."""
+    docs = _site()
+    write_search_index(docs, tmp_path / "spare")
+    first = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")}
+    write_search_index(first, tmp_path / "live", tmp_path / "spare")
+    live = _bytes(tmp_path / "live")
+    second = {p: d for p, d in first.items() if p != "wiki/p050.md"}
+    second["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")
+    second["wiki/p100a.md"] = doc("wiki/p100a.md", "加的页", "新词 policy")
+    main = tmp_path / "spare" / layout.shard_file("0")
+    main_inode = main.stat().st_ino
+    stats = write_search_index(second, tmp_path / "spare", tmp_path / "live", changed=None)
+    assert stats.incremental and main.stat().st_ino == main_inode  # the main part stays
+    write_search_index(second, tmp_path / "new", tmp_path / "live")
+    assert _bytes(tmp_path / "spare") == _bytes(tmp_path / "new")
+    assert _bytes(tmp_path / "live") == live  # nothing written through a link
+    assert stats.files == len(_files(tmp_path / "spare"))
+    assert stats.kept < len([n for n in live if n.startswith("s/")])  # main files not linked
+    write_search_index(second, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "spare", query) == found(tmp_path / "fresh", query), query
