@@ -132,3 +132,17 @@ def test_a_build_without_search_leaves_no_index_in_the_spare(tmp_path: Path) -> 
     wiki.write(live)  # search = false
     assert _build(live, session).ok
     assert not (live / "site" / layout.FOLDER).exists()
+
+
+def test_a_one_shot_build_updates_the_index_its_stored_spare_kept(tmp_path: Path) -> None:
+    wiki = RandomWiki(random.Random(4))
+    live = tmp_path / "live"
+    live.mkdir()
+    for title in ("Zero", "One", "Two"):  # the first build has no spare, the second keeps one
+        wiki.pages[wiki.wiki_paths()[0]]["title"] = title
+        _write(wiki, live)
+        report = build_site(load_config(live), jobs=1)
+        assert report.ok and report.search is not None
+    assert report.search["incremental"]
+    assert report.search["kept"] < len(list((live / "site" / layout.FOLDER / "s").glob("*.js")))
+    assert _answers(live / "site") == _answers(_clean(wiki, tmp_path / "clean"))
