@@ -74,6 +74,8 @@ class Writer:
         self.names: set[str] = set()
         #: name -> bytes of each file written or kept whose size is known
         self.sizes: dict[str, int] = {}
+        #: the names of the files written (not kept)
+        self.wrote: set[str] = set()
         self._folders: set[str] = set()
 
     def _path(self, name: str) -> str:
@@ -91,6 +93,7 @@ class Writer:
         with open(path, "wb") as f:
             f.write(data)
         self.names.add(name)
+        self.wrote.add(name)
         self.sizes[name] = len(data)
         self.stats.written += 1
 
@@ -108,6 +111,11 @@ class Writer:
         if size is not None:
             self.sizes[name] = size
         self.stats.kept += 1
+
+    def take(self, name: str, size: int) -> None:
+        """A former index's file, left in place: it is the one the new index holds."""
+        self.names.add(name)
+        self.sizes[name] = size
 
     def remove(self, name: str) -> None:
         """Remove a former index's file that the new one does not hold."""
@@ -141,7 +149,8 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     count, shard counts, type labels, and the state of the update segment if there is one:
     the dead ids, and the order keys of the pages added since the main part was written.
     Written last: the table lists the sizes of the index's other files (``files``) but the
-    main part's, of which it has the count and bytes (``main_files``); ``stats`` gets the
+    main part's, of which it has the count and bytes (``main_files``), and which of them
+    were written now, not kept from the index before (``written``); ``stats`` gets the
     index's files and bytes from them."""
     meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
     meta |= {"shards": data["shards"], "vocab": data["vocab"], "labels": data["labels"]}
@@ -151,11 +160,16 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
         meta["delta"]["keys"] = data["keys"]
     out.write(layout.META, script("meta", meta))
     files = {name: size for name, size in sorted(out.sizes.items()) if not is_main(name)}
-    table = json.dumps({"version": layout.VERSION, **data, "files": files}).encode()
-    out.write(layout.TABLE, table)
+    wrote = sorted(name for name in out.wrote if not is_main(name))
+    table = {"version": layout.VERSION, **data, "files": files, "written": wrote}
+    # Which index this is, by what its table holds: an update names the one it was made from
+    # (``from``), so the next can tell whether a former index is that one.
+    table["id"] = hashlib.blake2b(json.dumps(table).encode(), digest_size=12).hexdigest()
+    encoded = json.dumps(table).encode()
+    out.write(layout.TABLE, encoded)
     count, size = data["main_files"]
     out.stats.files = count + len(files) + 1
-    out.stats.bytes = size + sum(files.values()) + len(table)
+    out.stats.bytes = size + sum(files.values()) + len(encoded)
 
 
 def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:

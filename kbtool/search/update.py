@@ -253,14 +253,23 @@ def update(
     if priors != old_priors:
         out.write(name, priors)
     kept: dict[str, int] = previous["files"]
+    # A file the old index kept from the one before is, in a former index, that very file.
+    same: set[str] = set()
+    if base is not None and previous.get("from") == base.get("id"):
+        same = set(base["files"]).difference(previous["written"])
     for name, size in kept.items():  # meta.js and the segment are written below
         written = name in out.names or name == layout.META or name.startswith("x/")
-        if not written and name not in skip:
+        if written or name in skip:
+            continue
+        if name in same:
+            out.take(name, size)
+        else:
             out.keep(old, name, size)
     if base is None:
         for name in _main_files(old):
             out.keep(old, name)
     data = {k: previous[k] for k in ("table", "shards", "vocab", "labels", "main", "main_files")}
+    data["from"] = previous.get("id")
     data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
     data["dead_words"] = dead_words
     data |= {"main_chunks": main_starts, "chunks": starts}

@@ -75,7 +75,7 @@ def read_table(old: Path) -> dict[str, Any] | None:
         return None
     if not isinstance(data, dict) or data.get("version") != layout.VERSION:
         return None
-    if not all(key in data for key in ("main", "main_files", "files")):
+    if not all(key in data for key in ("main", "main_files", "files", "written")):
         return None  # written before the table listed its files: written afresh
     return data
 
