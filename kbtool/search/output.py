@@ -172,12 +172,20 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     out.stats.bytes = size + sum(files.values()) + len(encoded)
 
 
+Terms = dict[str, tuple[int, list[int]]]
+
+
 def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
     """``term -> [heads, positions (ASCII bytes), last page id, pages]`` of ``docs``, given
     in increasing id order."""
+    return collect_terms((doc_id, doc_terms(doc)) for doc_id, doc in docs)
+
+
+def collect_terms(pages: Iterable[tuple[int, Terms]]) -> dict[str, list[Any]]:
+    """:func:`collect` of pages given by their terms (:func:`doc_terms`, not changed)."""
     lists: dict[str, list[Any]] = {}
-    for doc_id, doc in docs:
-        for term, (weight, positions) in doc_terms(doc).items():
+    for doc_id, terms in pages:
+        for term, (weight, positions) in terms.items():
             entry = lists.get(term)
             if entry is None:
                 entry = lists[term] = [bytearray(), bytearray(), -1, 0]

@@ -26,14 +26,16 @@ from kbtool.search.codec import decode, script, unscript
 from kbtool.search.output import (
     MAIN_FOLDERS,
     SearchStats,
+    Terms,
     Writer,
-    collect,
+    collect_terms,
     doc_digest,
     page_words,
     write_lists,
     write_tables,
 )
 from kbtool.search.pagefiles import PageReader, chunk_files
+from kbtool.search.postings import doc_terms
 from kbtool.search.priors import is_source, priors_file
 from kbtool.search.text import SearchDoc
 
@@ -41,6 +43,11 @@ from kbtool.search.text import SearchDoc
 MAX_SEGMENT = 0.01
 #: Postings per segment shard, roughly, in characters.
 _SEGMENT_SHARD = 16_000
+#: The terms of the update segment's pages as the last update in this process made them, by
+#: SearchDoc digest: the segment is written again at each update, and a long-running
+#: ``kbtool serve`` then tokenises only the pages changed since. Terms are a function of the
+#: page's text alone; the segment's pages bound what is held (:data:`MAX_SEGMENT`).
+_segment_terms: dict[str, Terms] = {}
 
 
 def _main_files(folder: Path) -> list[str]:
@@ -195,6 +202,19 @@ def _sources(
     return sources, data
 
 
+def _terms(docs: Mapping[str, SearchDoc], segment: dict[str, list[Any]]) -> list[tuple[int, Terms]]:
+    """The segment's pages' terms, by id: made again only for the pages the last update in
+    this process did not hold (see :data:`_segment_terms`)."""
+    global _segment_terms
+    made = {}
+    for path, row in segment.items():
+        digest = row[1]
+        terms = _segment_terms.get(digest)
+        made[digest] = doc_terms(docs[path]) if terms is None else terms
+    _segment_terms = made
+    return sorted((row[0], made[row[1]]) for row in segment.values())
+
+
 def update(
     docs: Mapping[str, SearchDoc],
     folder: Path,
@@ -235,12 +255,11 @@ def update(
     dead = sorted({table[p][0] for p in [*rows, *removed] if p in table})
     main_starts: list[int] = previous["main_chunks"]
     starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
-    by_id = sorted((row[0], docs[path]) for path, row in segment.items())
     keys = _order_keys(table, segment, first_new)
     dead_words = _dead_words(old, previous, dead, {row[0]: p for p, row in table.items()})
     if keys is None or dead_words is None:
         return False
-    lists = collect(by_id)
+    lists = collect_terms(_terms(docs, segment))
     shards = _segment_shards(sum(len(entry[0]) + len(entry[1]) for entry in lists.values()))
     words = write_lists(out, lists, "x", shards, long_lists=False)
     for word_list in dead_words.values():
