@@ -274,7 +274,9 @@ def update(
     kept: dict[str, int] = previous["files"]
     # A file the old index kept from the one before is, in a former index, that very file.
     same: set[str] = set()
-    if base is not None and previous.get("from") == base.get("id"):
+    if base is not None and base.get("id") == previous.get("id"):  # a copy of the old index
+        same = set(base["files"])
+    elif base is not None and previous.get("from") == base.get("id"):
         same = set(base["files"]).difference(previous["written"])
     for name, size in kept.items():  # meta.js and the segment are written below
         written = name in out.names or name == layout.META or name.startswith("x/")
