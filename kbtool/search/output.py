@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -35,9 +35,11 @@ class SearchStats:
     changed_pages: int = 0
     incremental: bool = False
     seconds: float = 0.0
+    #: path -> page id in the index written (not part of the figures)
+    ids: dict[str, int] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "ids"}
 
 
 def doc_digest(doc: SearchDoc) -> str:
@@ -58,7 +60,7 @@ MAIN_FOLDERS = ("s", "t", "p", "w")
 
 def is_main(name: str) -> bool:
     """Whether the file ``name`` belongs to the main part."""
-    return name.partition("/")[0] in MAIN_FOLDERS and "/" in name
+    return name == layout.MAIN_TABLE or ("/" in name and name.partition("/")[0] in MAIN_FOLDERS)
 
 
 class Writer:

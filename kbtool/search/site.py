@@ -121,9 +121,7 @@ def build_search(
     docs = SiteDocs(digests, old_dir, fetch)
     folder = staging / layout.FOLDER
     stats = write_search_index(docs, folder, old_dir, labels, links, changed=docs.changed)
-    data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
-    rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
-    origins = {path: [digest, rows[path][0]] for path, digest in digests.items()}
+    origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")

@@ -54,7 +54,7 @@ def _main_files(folder: Path) -> list[str]:
     """The main part's files of an index folder, by name (``s/1f.js``), read with
     ``scandir``: thousands of them, listed by an update that does not start from a former
     index holding them."""
-    names = []
+    names = [layout.MAIN_TABLE]
     for top in MAIN_FOLDERS:
         with contextlib.suppress(FileNotFoundError):
             names += [f"{top}/{e.name}" for e in os.scandir(folder / top) if e.name.endswith(".js")]
@@ -289,7 +289,7 @@ def update(
     if base is None:
         for name in _main_files(old):
             out.keep(old, name)
-    data = {k: previous[k] for k in ("table", "shards", "vocab", "labels", "main", "main_files")}
+    data = {k: previous[k] for k in ("shards", "vocab", "labels", "main", "main_files")}
     data["from"] = previous.get("id")
     data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
     data["dead_words"] = dead_words
@@ -299,4 +299,5 @@ def update(
         if name not in out.names:
             out.remove(name)
     stats.incremental = True
+    stats.ids = ids
     return True

@@ -62,21 +62,37 @@ def _full(
     for number in range(vocab):
         name = f"{number:x}"
         out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
+    digest = main_digest(table, shards, vocab)
+    main_table = {"version": layout.VERSION, "main": digest, "table": table}
+    out.write(layout.MAIN_TABLE, json.dumps(main_table).encode())
     main = [size for name, size in out.sizes.items() if is_main(name)]
-    data = {"table": table, "shards": shards, "vocab": vocab, "labels": labels}
-    data |= {"main": main_digest(table, shards, vocab), "main_files": [len(main), sum(main)]}
+    data = {"shards": shards, "vocab": vocab, "labels": labels}
+    data |= {"main": digest, "main_files": [len(main), sum(main)]}
     write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
+    stats.ids = {path: i for i, path in enumerate(paths)}
 
 
-def read_table(old: Path) -> dict[str, Any] | None:
+def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads((old / layout.TABLE).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != layout.VERSION:
         return None
-    if not all(key in data for key in ("main", "main_files", "files", "written")):
-        return None  # written before the table listed its files: written afresh
+    return data
+
+
+def read_table(old: Path, main: bool = True) -> dict[str, Any] | None:
+    """The tables of the index in ``old`` (``main``: with the main part's page table, as
+    ``table``), or None if it is not one an update can start from."""
+    data = _read_json(old / layout.TABLE)
+    if data is None or not all(k in data for k in ("main", "main_files", "files", "written")):
+        return None  # not an index, or one written before the table listed its files
+    if main:
+        main_table = _read_json(old / layout.MAIN_TABLE)
+        if main_table is None or main_table.get("main") != data["main"]:
+            return None
+        data["table"] = main_table["table"]
     return data
 
 
@@ -128,7 +144,7 @@ def _base(new_dir: Path, previous: dict[str, Any] | None) -> dict[str, Any] | No
     """The table of the former index ``new_dir`` holds (a spare site's) if an update of the
     index ``previous`` describes can start from it: its main part the same. Else the folder
     is emptied (made if missing), and None."""
-    base = read_table(new_dir) if (new_dir / layout.TABLE).is_file() else None
+    base = read_table(new_dir, main=False) if (new_dir / layout.TABLE).is_file() else None
     if base is not None and previous is not None and base["main"] == previous["main"]:
         return base
     if new_dir.exists():
