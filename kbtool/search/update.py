@@ -9,6 +9,11 @@ a fresh build. The main shards, long lists and word lists are kept as they are (
 so an edit costs the tokenising of the changed pages and a few small files, whatever the
 size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
 pages the index is written from scratch, which empties it.
+
+Told which pages changed since the old index (``changed``), an update reads only those pages'
+SearchDocs and those of the pages that share a page file it rewrites. Written into a folder
+that holds a former index of the same main part (a spare site's), it leaves the main files,
+and the page files the old index kept from that one, in place, and replaces the rest.
 """
 
 from __future__ import annotations
@@ -164,7 +169,7 @@ def _segment_rows(
     if changed is None:
         candidates: Iterable[str] = docs
     else:
-        candidates = {*changed, *(p for p in delta if p in docs)}
+        candidates = {p for p in [*changed, *delta] if p in docs}
     rows: dict[str, tuple[str, int]] = {}
     for path in candidates:
         if changed is not None and path not in changed:
