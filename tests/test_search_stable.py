@@ -71,8 +71,11 @@ def _answers(folder: Path) -> dict[str, list[str]]:
     return out
 
 
+@pytest.mark.parametrize("told", [False, True], ids=["any-changed", "told-changed"])
 @pytest.mark.parametrize("seed", range(6))
-def test_answers_after_random_updates_equal_a_clean_build(tmp_path: Path, seed: int) -> None:
+def test_answers_after_random_updates_equal_a_clean_build(
+    tmp_path: Path, seed: int, told: bool
+) -> None:
     rng = random.Random(seed)
     docs = {f"wiki/p{i:03}.md": _doc(rng, f"wiki/p{i:03}.md") for i in range(40)}
     twin = docs["wiki/p000.md"]
@@ -85,19 +88,23 @@ def test_answers_after_random_updates_equal_a_clean_build(tmp_path: Path, seed: 
     write_search_index(docs, tmp_path / "0", links=links)
     incremental = 0
     for step in range(1, 13):
+        touched = set()  # what the build would tell the update: the pages added or edited
         for _ in range(rng.randint(1, 6)):
             roll = rng.random()
             if roll < 0.35 or not docs:  # a new page, often between existing ones by path
                 path = f"wiki/p{rng.randrange(60):03}{rng.choice(('', 'a', 'b'))}.md"
                 docs[path] = _doc(rng, path)
+                touched.add(path)
             elif roll < 0.7:
                 path = rng.choice(sorted(docs))
                 docs[path] = _doc(rng, path)
+                touched.add(path)
             else:
                 docs.pop(rng.choice(sorted(docs)))
         _relink(graph, docs, links)
         old = tmp_path / str(step - 1)
-        stats = write_search_index(docs, tmp_path / str(step), old, links=links)
+        changed = {p for p in touched if p in docs} if told else None
+        stats = write_search_index(docs, tmp_path / str(step), old, links=links, changed=changed)
         incremental += stats.incremental
         write_search_index(docs, tmp_path / f"clean{step}", links=links)
         assert _answers(tmp_path / str(step)) == _answers(tmp_path / f"clean{step}"), step

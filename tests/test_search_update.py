@@ -4,14 +4,18 @@ fresh build would."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import pytest
 from _search_support import doc, found
 
 from kbtool.cli import main
 from kbtool.search import layout
 from kbtool.search.codec import unscript
+from kbtool.search.output import Terms
 from kbtool.search.pagefiles import PageReader, page_file
+from kbtool.search.postings import doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
 
@@ -42,16 +46,59 @@ def test_one_page_edit_writes_only_its_page_and_the_update_segment(tmp_path: Pat
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
     reader = PageReader(tmp_path / "old", unscript((tmp_path / "old" / layout.META).read_bytes()))
     its_file = page_file(reader.chunk_of(5))  # the file that holds page 5 (and neighbours)
-    assert {n for n in written if not n.startswith("x/")} == {
-        layout.TABLE,
-        layout.META,
-        layout.PRIORS,
-        its_file,
-    }
+    # priors.js is kept: no page's in-links changed
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META, its_file}
     assert set(old) <= set(new)  # every main shard, long list and word list is kept, linked
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
         assert found(tmp_path / "new", query) == found(tmp_path / "fresh", query), query
+
+
+class _Asked(Mapping[str, SearchDoc]):
+    """The pages, noting which of them a writer asked for."""
+
+    def __init__(self, docs: dict[str, SearchDoc]) -> None:
+        self.docs = docs
+        self.asked: set[str] = set()
+
+    def __getitem__(self, path: str) -> SearchDoc:
+        self.asked.add(path)
+        return self.docs[path]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self.docs
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.docs)
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+
+def test_an_update_told_what_changed_reads_only_those_pages_and_their_file(
+    tmp_path: Path,
+) -> None:
+    docs = _site()
+    write_search_index(docs, tmp_path / "0")
+    edited = dict(docs)
+    edited["wiki/p005.md"] = doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")
+    asked = _Asked(edited)
+    stats = write_search_index(asked, tmp_path / "1", tmp_path / "0", changed={"wiki/p005.md"})
+    assert stats.incremental and stats.changed_pages == 1
+    reader = PageReader(tmp_path / "0", unscript((tmp_path / "0" / layout.META).read_bytes()))
+
+    def sharing_a_file(*ids: int) -> set[str]:
+        chunks = {reader.chunk_of(i) for i in ids}
+        return {p for i, p in enumerate(sorted(docs)) if reader.chunk_of(i) in chunks}
+
+    assert "wiki/p005.md" in asked.asked and asked.asked <= sharing_a_file(5)  # not every page
+    edited["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")  # and one more edit
+    asked = _Asked(edited)
+    write_search_index(asked, tmp_path / "2", tmp_path / "1", changed={"wiki/p090.md"})
+    assert "wiki/p090.md" in asked.asked and asked.asked <= sharing_a_file(5, 90)
+    write_search_index(edited, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "2", query) == found(tmp_path / "fresh", query), query
 
 
 def test_successive_edits_and_an_edit_undone(tmp_path: Path) -> None:
@@ -93,11 +140,7 @@ def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
     assert stats.incremental and stats.changed_pages == 0
     old, new = _files(tmp_path / "old"), _files(tmp_path / "new")
     written = {n for n in new if n not in old or not os.path.samefile(new[n], old[n])}
-    assert {n for n in written if not n.startswith("x/")} == {
-        layout.TABLE,
-        layout.META,
-        layout.PRIORS,
-    }
+    assert {n for n in written if not n.startswith("x/")} == {layout.TABLE, layout.META}
     assert stats.kept == stats.files - len(written)  # all the rest is linked
 
 
@@ -118,6 +161,7 @@ def test_in_links_changed_alone_rank_as_a_clean_build(tmp_path: Path) -> None:
     links = {"wiki/p030.md": 400, "wiki/p003.md": 90}  # the same pages, linked otherwise
     stats = write_search_index(docs, tmp_path / "new", tmp_path / "old", links=links)
     assert stats.incremental and stats.changed_pages == 0
+    assert not os.path.samefile(tmp_path / "new" / layout.PRIORS, tmp_path / "old" / layout.PRIORS)
     write_search_index(docs, tmp_path / "fresh", links=links)
     assert found(tmp_path / "new", "policy")[:2] == ["wiki/p030.md", "wiki/p003.md"]
     for query in QUERIES:
@@ -148,3 +192,73 @@ def test_a_build_after_links_changed_ranks_by_the_new_in_links(tmp_path: Path) -
     assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]
     assert main(["-C", str(root), "build", "--clean"]) == 0
     assert found(site, "注意力 ")[:2] == ["wiki/concepts/hub.md", "wiki/concepts/note.md"]
+
+
+def _bytes(folder: Path) -> dict[str, bytes]:
+    return {name: path.read_bytes() for name, path in _files(folder).items()}
+
+
+def test_the_index_counts_its_files_as_it_writes_them(tmp_path: Path) -> None:
+    docs = _site()
+    stats = [write_search_index(docs, tmp_path / "0")]
+    edited = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有")}
+    stats.append(write_search_index(edited, tmp_path / "1", tmp_path / "0"))
+    del edited["wiki/p007.md"]
+    stats.append(write_search_index(edited, tmp_path / "2", tmp_path / "1"))
+    for step, counted in enumerate(stats):
+        files = _files(tmp_path / str(step))
+        assert counted.files == len(files), step
+        assert counted.bytes == sum(p.stat().st_size for p in files.values()), step
+
+
+def test_an_update_into_the_index_before_the_old_one_writes_the_same_files(
+    tmp_path: Path,
+) -> None:
+    """As serve's spare site holds it: the index before the live one, brought up to date in
+    place, ends up as an update into a new folder does, and the live one is left as it is."""
+    docs = _site()
+    write_search_index(docs, tmp_path / "spare")
+    first = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")}
+    write_search_index(first, tmp_path / "live", tmp_path / "spare")
+    live = _bytes(tmp_path / "live")
+    second = {p: d for p, d in first.items() if p != "wiki/p050.md"}
+    second["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")
+    second["wiki/p100a.md"] = doc("wiki/p100a.md", "加的页", "新词 policy")
+    main = tmp_path / "spare" / layout.shard_file("0")
+    main_inode = main.stat().st_ino
+    stats = write_search_index(second, tmp_path / "spare", tmp_path / "live", changed=None)
+    assert stats.incremental and main.stat().st_ino == main_inode  # the main part stays
+    write_search_index(second, tmp_path / "new", tmp_path / "live")
+    assert _bytes(tmp_path / "spare") == _bytes(tmp_path / "new")
+    assert _bytes(tmp_path / "live") == live  # nothing written through a link
+    assert stats.files == len(_files(tmp_path / "spare"))
+    assert stats.kept < len([n for n in live if n.startswith("s/")])  # main files not linked
+    write_search_index(second, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "spare", query) == found(tmp_path / "fresh", query), query
+
+
+def test_an_update_tokenises_only_the_pages_changed_since_the_last_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbtool.search import update
+
+    made: list[str] = []
+
+    def counted(page: SearchDoc) -> Terms:
+        made.append(page.path)
+        return doc_terms(page)
+
+    monkeypatch.setattr(update, "doc_terms", counted)
+    monkeypatch.setattr(update, "_segment_terms", {})  # none held from another test
+    docs = _site()
+    write_search_index(docs, tmp_path / "0")
+    edited = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")}
+    write_search_index(edited, tmp_path / "1", tmp_path / "0")
+    assert made == ["wiki/p005.md"]
+    edited["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")
+    write_search_index(edited, tmp_path / "2", tmp_path / "1")
+    assert made == ["wiki/p005.md", "wiki/p090.md"]  # p005's terms were held
+    write_search_index(edited, tmp_path / "fresh")
+    for query in QUERIES:
+        assert found(tmp_path / "2", query) == found(tmp_path / "fresh", query), query

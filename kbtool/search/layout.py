@@ -13,7 +13,10 @@
                     text), a few consecutive ids to a file (:mod:`kbtool.search.pagefiles`),
                     loaded only for the results on screen;
 - ``x/<hex>.js``    the update segment (:mod:`kbtool.search.update`);
-- ``pages.json``    the page table: path -> id, digest, body length (for updates).
+- ``main.json``     the main part's page table: path -> id, digest, body length (for
+                    updates; written with the main part, which no update changes);
+- ``pages.json``    the rest of what an update needs: the update segment's table, the
+                    sizes of the files, and which index this is.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ FOLDER = "search"
 META = "meta.js"
 PRIORS = "priors.js"
 TABLE = "pages.json"
+MAIN_TABLE = "main.json"
 #: A posting list longer than this (characters) gets a file of its own.
 LONG_LIST = 1200
 #: Most words a prefix expands to (the commonest first).

@@ -5,12 +5,13 @@ shards and tables that both a full write (:mod:`kbtool.search.writer`) and an up
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -34,9 +35,11 @@ class SearchStats:
     changed_pages: int = 0
     incremental: bool = False
     seconds: float = 0.0
+    #: path -> page id in the index written (not part of the figures)
+    ids: dict[str, int] = field(default_factory=dict, repr=False)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "ids"}
 
 
 def doc_digest(doc: SearchDoc) -> str:
@@ -51,13 +54,30 @@ def _is_word(term: str) -> bool:
     return not keyed and term[0] not in CJK_SET and ":" not in term
 
 
-class Writer:
-    """Writes files under the new index folder, counting them."""
+#: The folders of the main part, which only a write from scratch changes.
+MAIN_FOLDERS = ("s", "t", "p", "w")
 
-    def __init__(self, folder: Path, stats: SearchStats) -> None:
+
+def is_main(name: str) -> bool:
+    """Whether the file ``name`` belongs to the main part."""
+    return name == layout.MAIN_TABLE or ("/" in name and name.partition("/")[0] in MAIN_FOLDERS)
+
+
+class Writer:
+    """Writes files under the new index folder, counting them and noting their sizes (so that
+    nothing lists or reads the folder again to say what it holds). ``replace``: the folder
+    holds a former index, whose files may be hard links into the live site's: each is
+    removed before a file takes its name, never written through."""
+
+    def __init__(self, folder: Path, stats: SearchStats, replace: bool = False) -> None:
         self.folder = folder
         self.stats = stats
+        self.replace = replace
         self.names: set[str] = set()
+        #: name -> bytes of each file written or kept whose size is known
+        self.sizes: dict[str, int] = {}
+        #: the names of the files written (not kept)
+        self.wrote: set[str] = set()
         self._folders: set[str] = set()
 
     def _path(self, name: str) -> str:
@@ -69,20 +89,51 @@ class Writer:
         return os.path.join(self.folder, name)
 
     def write(self, name: str, data: bytes) -> None:
-        with open(self._path(name), "wb") as f:
+        path = self._path(name)
+        if self.replace:
+            _unlink(path)
+        with open(path, "wb") as f:
             f.write(data)
         self.names.add(name)
+        self.wrote.add(name)
+        self.sizes[name] = len(data)
         self.stats.written += 1
 
-    def keep(self, old: Path, name: str) -> None:
+    def keep(self, old: Path, name: str, size: int | None = None) -> None:
+        """Link ``old/name`` in (copied where there are no hard links), of ``size`` bytes."""
         target = self._path(name)
         source = os.path.join(old, name)
+        if self.replace:
+            _unlink(target)
         try:
             os.link(source, target)
         except OSError:
             shutil.copy2(source, target)
         self.names.add(name)
+        if size is not None:
+            self.sizes[name] = size
         self.stats.kept += 1
+
+    def take(self, name: str, size: int) -> None:
+        """A former index's file, left in place: it is the one the new index holds."""
+        self.names.add(name)
+        self.sizes[name] = size
+
+    def remove(self, name: str) -> None:
+        """Remove a former index's file that the new one does not hold."""
+        _unlink(os.path.join(self.folder, name))
+
+
+def _unlink(path: str) -> None:
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+
+
+def main_digest(table: dict[str, list[Any]], shards: int, vocab: int) -> str:
+    """What the main part's files are made of: two main parts of equal digests hold the same
+    files, byte for byte (an update of one may start from the other's folder)."""
+    data = json.dumps([layout.VERSION, shards, vocab, table], sort_keys=True).encode()
+    return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
 def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, places: str) -> None:
@@ -98,23 +149,45 @@ def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, plac
 def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
     count, shard counts, type labels, and the state of the update segment if there is one:
-    the dead ids, and the order keys of the pages added since the main part was written."""
+    the dead ids, and the order keys of the pages added since the main part was written.
+    Written last: the table lists the sizes of the index's other files (``files``) but the
+    main part's, of which it has the count and bytes (``main_files``), and which of them
+    were written now, not kept from the index before (``written``); ``stats`` gets the
+    index's files and bytes from them."""
     meta: dict[str, Any] = {"version": layout.VERSION, "pages": pages}
     meta |= {"shards": data["shards"], "vocab": data["vocab"], "labels": data["labels"]}
     meta["chunks"] = encode_starts(data["chunks"])
     if "delta" in data:
         meta["delta"] = {"shards": data["delta_shards"], "dead": sorted(data["dead"])}
         meta["delta"]["keys"] = data["keys"]
-    out.write(layout.TABLE, json.dumps({"version": layout.VERSION, **data}).encode())
     out.write(layout.META, script("meta", meta))
+    files = {name: size for name, size in sorted(out.sizes.items()) if not is_main(name)}
+    wrote = sorted(name for name in out.wrote if not is_main(name))
+    table = {"version": layout.VERSION, **data, "files": files, "written": wrote}
+    # Which index this is, by what its table holds: an update names the one it was made from
+    # (``from``), so the next can tell whether a former index is that one.
+    table["id"] = hashlib.blake2b(json.dumps(table).encode(), digest_size=12).hexdigest()
+    encoded = json.dumps(table).encode()
+    out.write(layout.TABLE, encoded)
+    count, size = data["main_files"]
+    out.stats.files = count + len(files) + 1
+    out.stats.bytes = size + sum(files.values()) + len(encoded)
+
+
+Terms = dict[str, tuple[int, list[int]]]
 
 
 def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
     """``term -> [heads, positions (ASCII bytes), last page id, pages]`` of ``docs``, given
     in increasing id order."""
+    return collect_terms((doc_id, doc_terms(doc)) for doc_id, doc in docs)
+
+
+def collect_terms(pages: Iterable[tuple[int, Terms]]) -> dict[str, list[Any]]:
+    """:func:`collect` of pages given by their terms (:func:`doc_terms`, not changed)."""
     lists: dict[str, list[Any]] = {}
-    for doc_id, doc in docs:
-        for term, (weight, positions) in doc_terms(doc).items():
+    for doc_id, terms in pages:
+        for term, (weight, positions) in terms.items():
             entry = lists.get(term)
             if entry is None:
                 entry = lists[term] = [bytearray(), bytearray(), -1, 0]

@@ -18,11 +18,10 @@ and ``assets/search.js`` compute the same factor from them.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 
 from kbtool.search import layout
 from kbtool.search.codec import encode, script
-from kbtool.search.text import SearchDoc
 
 #: Steps of standing per unit of ln(1 + in-links): about 26 for a hub of 700 in-links.
 LINK_STEPS = 4
@@ -50,11 +49,11 @@ def is_source(value: int) -> bool:
 
 
 def priors_file(
-    ids: Mapping[str, int], docs: Mapping[str, SearchDoc], links: Mapping[str, int]
+    ids: Mapping[str, int], sources: Container[str], links: Mapping[str, int]
 ) -> tuple[str, bytes]:
-    """``priors.js`` for the pages ``docs`` with page ids ``ids`` and in-links ``links``
-    (a page missing there has none); an id with no page gets 0."""
+    """``priors.js`` for the pages with page ids ``ids``, in-links ``links`` (a page missing
+    there has none), ``sources`` the source pages among them; an id with no page gets 0."""
     values = [0] * (max(ids.values(), default=-1) + 1)
     for path, doc_id in ids.items():
-        values[doc_id] = standing(links.get(path, 0), docs[path].type == "source")
+        values[doc_id] = standing(links.get(path, 0), path in sources)
     return layout.PRIORS, script("priors", encode(values))

@@ -8,7 +8,7 @@ its SearchDoc from the live index; the others' come from the load stage (``fetch
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -53,19 +53,54 @@ def _reader(old: Path | None) -> PageReader | None:
 Fetch = Callable[[list[str]], dict[str, SearchDoc]]
 
 
+class SiteDocs(Mapping[str, SearchDoc]):
+    """Every page's SearchDoc by path (``digests``: path -> content digest), each made when
+    asked for. A page unchanged since the index in ``old`` was written takes its SearchDoc
+    from there, read only when asked for (an update asks for a few); the others (``changed``)
+    come from ``fetch``, all at once, now."""
+
+    def __init__(self, digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> None:
+        self._digests = digests
+        self._fetch = fetch
+        previous = _previous(old)
+        self._reader = _reader(old) if previous else None
+        self._ids: dict[str, int] = {}
+        for path, digest in digests.items() if self._reader else ():
+            row = previous.get(path)
+            if isinstance(row, list) and len(row) == 2 and row[0] == digest:
+                self._ids[path] = int(row[1])
+        #: the pages whose SearchDoc may differ from the one in ``old``
+        self.changed = [path for path in digests if path not in self._ids]
+        self._docs: dict[str, SearchDoc] = dict(fetch(self.changed)) if self.changed else {}
+
+    def __getitem__(self, path: str) -> SearchDoc:
+        doc = self._docs.get(path)
+        if doc is None:
+            if path not in self._digests:
+                raise KeyError(path)
+            doc = self._from_index(path) or self._fetch([path])[path]
+            self._docs[path] = doc
+        return doc
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._digests
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._digests)
+
+    def __len__(self) -> int:
+        return len(self._digests)
+
+    def _from_index(self, path: str) -> SearchDoc | None:
+        doc_id = self._ids.get(path)
+        doc = self._reader.doc(doc_id) if self._reader and doc_id is not None else None
+        return doc if doc is not None and doc.path == path else None
+
+
 def search_docs(digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> dict[str, SearchDoc]:
     """Every page's SearchDoc, taken from the index in ``old`` where the page is unchanged,
     else from ``fetch(paths)``."""
-    previous = _previous(old)
-    reader = _reader(old) if previous else None
-    docs: dict[str, SearchDoc] = {}
-    for path, digest in digests.items():
-        row = previous.get(path)
-        if reader and isinstance(row, list) and len(row) == 2 and row[0] == digest:
-            doc = reader.doc(int(row[1]))
-            if doc is not None and doc.path == path:
-                docs[path] = doc
-    docs.update(fetch([path for path in digests if path not in docs]))
+    docs = SiteDocs(digests, old, fetch)
     return {path: docs[path] for path in digests}
 
 
@@ -83,12 +118,11 @@ def build_search(
     pages link to each (the ranking's prior)."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
-    docs = search_docs(digests, old_dir, fetch)
+    docs = SiteDocs(digests, old_dir, fetch)
     folder = staging / layout.FOLDER
-    stats = write_search_index(docs, folder, old_dir, labels, links)
-    data = json.loads((folder / layout.TABLE).read_text(encoding="utf-8"))
-    rows = {**data["table"], **data.get("delta", {})}  # the update segment's ids win
-    origins = {path: [digest, rows[path][0]] for path, digest in digests.items()}
+    stats = write_search_index(docs, folder, old_dir, labels, links, changed=docs.changed)
+    origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
+    (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
     return stats

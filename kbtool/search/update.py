@@ -9,54 +9,65 @@ a fresh build. The main shards, long lists and word lists are kept as they are (
 so an edit costs the tokenising of the changed pages and a few small files, whatever the
 size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
 pages the index is written from scratch, which empties it.
+
+Told which pages changed since the old index (``changed``), an update reads only those pages'
+SearchDocs and those of the pages that share a page file it rewrites. Written into a folder
+that holds a former index of the same main part (a spare site's), it leaves the main files,
+and the page files the old index kept from that one, in place, and replaces the rest.
 """
 
 from __future__ import annotations
 
 import bisect
+import contextlib
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Iterable, Mapping
 from math import inf
 from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import script, unscript
+from kbtool.search.codec import decode, script, unscript
 from kbtool.search.output import (
+    MAIN_FOLDERS,
     SearchStats,
+    Terms,
     Writer,
-    collect,
+    collect_terms,
     doc_digest,
     page_words,
     write_lists,
     write_tables,
 )
 from kbtool.search.pagefiles import PageReader, chunk_files
-from kbtool.search.priors import priors_file
+from kbtool.search.postings import doc_terms
+from kbtool.search.priors import is_source, priors_file
 from kbtool.search.text import SearchDoc
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
 MAX_SEGMENT = 0.01
 #: Postings per segment shard, roughly, in characters.
 _SEGMENT_SHARD = 16_000
+#: The terms of the update segment's pages as the last update in this process made them, by
+#: SearchDoc digest: the segment is written again at each update, and a long-running
+#: ``kbtool serve`` then tokenises only the pages changed since. Terms are a function of the
+#: page's text alone; the segment's pages bound what is held (:data:`MAX_SEGMENT`).
+_segment_terms: dict[str, Terms] = {}
 
 
-def _index_files(folder: Path) -> list[str]:
-    """The ``.js`` files of an index folder, by name (``s/1f.js``), read with ``scandir``:
-    thousands of them, on the path of every one-page update."""
-    names = []
-    for top in os.scandir(folder):
-        if top.is_dir():
-            names += [
-                f"{top.name}/{e.name}" for e in os.scandir(top.path) if e.name.endswith(".js")
-            ]
-        elif top.name.endswith(".js"):
-            names.append(top.name)
+def _main_files(folder: Path) -> list[str]:
+    """The main part's files of an index folder, by name (``s/1f.js``), read with
+    ``scandir``: thousands of them, listed by an update that does not start from a former
+    index holding them."""
+    names = [layout.MAIN_TABLE]
+    for top in MAIN_FOLDERS:
+        with contextlib.suppress(FileNotFoundError):
+            names += [f"{top}/{e.name}" for e in os.scandir(folder / top) if e.name.endswith(".js")]
     return names
 
 
-def _page_files(folder: Path) -> list[str]:
-    return [f"d/{p.name}" for p in (folder / "d").glob("*.js")]
+def _page_files(previous: dict[str, Any]) -> list[str]:
+    return [name for name in previous["files"] if name.startswith("d/")]
 
 
 def _chunk_number(name: str) -> int:
@@ -77,7 +88,7 @@ def _segment_shards(size: int) -> int:
 def _write_page_files(
     out: Writer,
     old: Path,
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     table: dict[str, list[Any]],
     segment: dict[str, list[Any]],
     previous: dict[str, Any],
@@ -86,7 +97,7 @@ def _write_page_files(
     """Write the page files the update changes: the main part's files of the pages edited now
     or in the previous segment (to undo those), whole, from the pages; then files for the
     pages added since. Returns the first ids of all files, and the old files not to keep."""
-    skip = {n for n in _page_files(old) if _chunk_number(n) >= len(main_starts)}
+    skip = {n for n in _page_files(previous) if _chunk_number(n) >= len(main_starts)}
     refresh = {row[0] for row in segment.values()}
     refresh |= {row[0] for row in previous.get("delta", {}).values()}
     paths_by_id = {row[0]: path for path, row in table.items()}
@@ -145,55 +156,153 @@ def _dead_words(
     return out
 
 
+def _segment_rows(
+    docs: Mapping[str, SearchDoc],
+    table: dict[str, list[Any]],
+    previous: dict[str, Any],
+    changed: Collection[str] | None,
+) -> dict[str, tuple[str, int]]:
+    """path -> (digest, body length) of the pages that differ from the main part. With
+    ``changed`` (the pages that may differ from the old index), only those are read; the
+    others of the old segment keep their rows."""
+    delta: dict[str, list[Any]] = previous.get("delta", {})
+    if changed is None:
+        candidates: Iterable[str] = docs
+    else:
+        candidates = {p for p in [*changed, *delta] if p in docs}
+    rows: dict[str, tuple[str, int]] = {}
+    for path in candidates:
+        if changed is not None and path not in changed:
+            row = delta[path]
+            digest, length = str(row[1]), int(row[2])
+        else:
+            doc = docs[path]
+            digest, length = doc_digest(doc), len(doc.body)
+        if path not in table or table[path][1] != digest:
+            rows[path] = (digest, length)
+    return rows
+
+
+def _sources(
+    docs: Mapping[str, SearchDoc],
+    old: Path,
+    old_ids: dict[str, int],
+    changed: Collection[str] | None,
+) -> tuple[set[str], bytes] | None:
+    """The source pages, and the old ``priors.js``: with ``changed``, a page that is not
+    says whether it is a source in its old standing. None if that cannot be read."""
+    try:
+        data = (old / layout.PRIORS).read_bytes()
+        values = decode(unscript(data))
+    except (OSError, ValueError, KeyError):
+        return None
+    sources = set()
+    for path in docs:
+        doc_id = old_ids.get(path)
+        if changed is None or path in changed or doc_id is None or doc_id >= len(values):
+            if docs[path].type == "source":
+                sources.add(path)
+        elif is_source(values[doc_id]):
+            sources.add(path)
+    return sources, data
+
+
+def _terms(docs: Mapping[str, SearchDoc], segment: dict[str, list[Any]]) -> list[tuple[int, Terms]]:
+    """The segment's pages' terms, by id: made again only for the pages the last update in
+    this process did not hold (see :data:`_segment_terms`)."""
+    global _segment_terms
+    made = {}
+    for path, row in segment.items():
+        digest = row[1]
+        terms = _segment_terms.get(digest)
+        made[digest] = doc_terms(docs[path]) if terms is None else terms
+    _segment_terms = made
+    return sorted((row[0], made[row[1]]) for row in segment.values())
+
+
 def update(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     folder: Path,
     old: Path,
     previous: dict[str, Any],
     stats: SearchStats,
     links: Mapping[str, int],
+    changed: Collection[str] | None = None,
+    base: dict[str, Any] | None = None,
 ) -> bool:
     """Write into ``folder`` the index in ``old`` updated to ``docs`` and to their in-links
-    ``links``; False if it had better be written afresh."""
+    ``links``; False if it had better be written afresh. ``changed``: the pages whose
+    SearchDoc may differ from the old index's (None: any). ``base``: the table of a former
+    index ``folder`` holds, of the same main part: its main files stay, the rest is
+    replaced."""
     table: dict[str, list[Any]] = previous["table"]  # the main part: path -> [id, digest, length]
     if previous["shards"] != layout.shard_count(len(docs)):
         return False
-    changed = sorted(p for p in docs if p not in table or table[p][1] != doc_digest(docs[p]))
+    if changed is not None and not isinstance(changed, set | frozenset):
+        changed = set(changed)
+    rows = _segment_rows(docs, table, previous, changed)
     removed = [p for p in table if p not in docs]
-    if len(changed) + len(removed) > max(16, MAX_SEGMENT * len(docs)):
+    if len(rows) + len(removed) > max(16, MAX_SEGMENT * len(docs)):
         return False
-    out = Writer(folder, stats)
-    stats.changed_pages = len(changed) + len(removed)
+    old_ids = {p: int(row[0]) for p, row in table.items()}
+    old_ids |= {p: int(row[0]) for p, row in previous.get("delta", {}).items()}
+    found = _sources(docs, old, old_ids, changed)
+    if found is None:
+        return False
+    out = Writer(folder, stats, replace=base is not None)
+    stats.changed_pages = len(rows) + len(removed)
     next_id = first_new = max((row[0] for row in table.values()), default=-1) + 1
     segment: dict[str, list[Any]] = {}
-    for path in changed:
+    for path in sorted(rows):
         doc_id = table[path][0] if path in table else next_id
         next_id += path not in table
-        segment[path] = [doc_id, doc_digest(docs[path]), len(docs[path].body)]
-    dead = sorted({table[p][0] for p in changed + removed if p in table})
+        segment[path] = [doc_id, *rows[path]]
+    dead = sorted({table[p][0] for p in [*rows, *removed] if p in table})
     main_starts: list[int] = previous["main_chunks"]
     starts, skip = _write_page_files(out, old, docs, table, segment, previous, main_starts)
-    by_id = sorted((row[0], docs[path]) for path, row in segment.items())
     keys = _order_keys(table, segment, first_new)
     dead_words = _dead_words(old, previous, dead, {row[0]: p for p, row in table.items()})
     if keys is None or dead_words is None:
         return False
-    lists = collect(by_id)
+    lists = collect_terms(_terms(docs, segment))
     shards = _segment_shards(sum(len(entry[0]) + len(entry[1]) for entry in lists.values()))
     words = write_lists(out, lists, "x", shards, long_lists=False)
     for word_list in dead_words.values():
         for word in word_list:
             words[word] = words.get(word, 0) - 1
     out.write("x/words.js", script("x/words", {w: n for w, n in words.items() if n}))
-    data = {k: previous[k] for k in ("table", "shards", "vocab", "labels")}
+    ids = {path: (segment.get(path) or table[path])[0] for path in docs}
+    sources, old_priors = found
+    name, priors = priors_file(ids, sources, links)  # any page's in-links may have changed
+    if priors != old_priors:
+        out.write(name, priors)
+    kept: dict[str, int] = previous["files"]
+    # A file the old index kept from the one before is, in a former index, that very file.
+    same: set[str] = set()
+    if base is not None and base.get("id") == previous.get("id"):  # a copy of the old index
+        same = set(base["files"])
+    elif base is not None and previous.get("from") == base.get("id"):
+        same = set(base["files"]).difference(previous["written"])
+    for name, size in kept.items():  # meta.js and the segment are written below
+        written = name in out.names or name == layout.META or name.startswith("x/")
+        if written or name in skip:
+            continue
+        if name in same:
+            out.take(name, size)
+        else:
+            out.keep(old, name, size)
+    if base is None:
+        for name in _main_files(old):
+            out.keep(old, name)
+    data = {k: previous[k] for k in ("shards", "vocab", "labels", "main", "main_files")}
+    data["from"] = previous.get("id")
     data |= {"delta": segment, "dead": dead, "delta_shards": shards, "keys": keys}
     data["dead_words"] = dead_words
     data |= {"main_chunks": main_starts, "chunks": starts}
     write_tables(out, data, len(docs))
-    ids = {path: (segment.get(path) or table[path])[0] for path in docs}
-    out.write(*priors_file(ids, docs, links))  # any page's in-links may have changed
-    for name in _index_files(old):
-        if name not in out.names and name not in skip and not name.startswith("x/"):
-            out.keep(old, name)
+    for name in base["files"] if base is not None else ():
+        if name not in out.names:
+            out.remove(name)
     stats.incremental = True
+    stats.ids = ids
     return True

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +23,8 @@ from kbtool.search.output import (
     Writer,
     collect,
     doc_digest,
+    is_main,
+    main_digest,
     write_lists,
     write_tables,
 )
@@ -33,7 +35,7 @@ from kbtool.search.update import update
 
 
 def _full(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     folder: Path,
     stats: SearchStats,
     labels: dict[str, str],
@@ -41,7 +43,8 @@ def _full(
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
-    out.write(*priors_file({path: i for i, path in enumerate(paths)}, docs, links))
+    sources = {path for path in paths if docs[path].type == "source"}
+    out.write(*priors_file({path: i for i, path in enumerate(paths)}, sources, links))
     shards = layout.shard_count(len(paths))
     vocab = layout.vocab_count(shards)
     table = {
@@ -59,17 +62,37 @@ def _full(
     for number in range(vocab):
         name = f"{number:x}"
         out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
-    data = {"table": table, "shards": shards, "vocab": vocab, "labels": labels}
+    digest = main_digest(table, shards, vocab)
+    main_table = {"version": layout.VERSION, "main": digest, "table": table}
+    out.write(layout.MAIN_TABLE, json.dumps(main_table).encode())
+    main = [size for name, size in out.sizes.items() if is_main(name)]
+    data = {"shards": shards, "vocab": vocab, "labels": labels}
+    data |= {"main": digest, "main_files": [len(main), sum(main)]}
     write_tables(out, data | {"chunks": starts, "main_chunks": starts}, len(docs))
+    stats.ids = {path: i for i, path in enumerate(paths)}
 
 
-def read_table(old: Path) -> dict[str, Any] | None:
+def _read_json(path: Path) -> dict[str, Any] | None:
     try:
-        data = json.loads((old / layout.TABLE).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != layout.VERSION:
         return None
+    return data
+
+
+def read_table(old: Path, main: bool = True) -> dict[str, Any] | None:
+    """The tables of the index in ``old`` (``main``: with the main part's page table, as
+    ``table``), or None if it is not one an update can start from."""
+    data = _read_json(old / layout.TABLE)
+    if data is None or not all(k in data for k in ("main", "main_files", "files", "written")):
+        return None  # not an index, or one written before the table listed its files
+    if main:
+        main_table = _read_json(old / layout.MAIN_TABLE)
+        if main_table is None or main_table.get("main") != data["main"]:
+            return None
+        data["table"] = main_table["table"]
     return data
 
 
@@ -81,25 +104,31 @@ def read(old: Path, name: str) -> Any:
 
 
 def write_search_index(
-    docs: dict[str, SearchDoc],
+    docs: Mapping[str, SearchDoc],
     new_dir: Path,
     old_dir: Path | None = None,
     labels: dict[str, str] | None = None,
     links: Mapping[str, int] | None = None,
+    changed: Collection[str] | None = None,
 ) -> SearchStats:
-    """Write the index of ``docs`` (by path) into ``new_dir`` (created; must not hold an
-    index), updating the one in ``old_dir`` when there is one that can be updated.
+    """Write the index of ``docs`` (by path) into ``new_dir``, updating the one in
+    ``old_dir`` when there is one that can be updated. ``new_dir`` is created; a former index
+    in it (a spare site's, older than ``old_dir``'s) is brought up to date when its main part
+    is ``old_dir``'s, else removed.
     ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results; ``links``
-    (path -> how many pages link to it) to ``priors.js`` for the ranking."""
+    (path -> how many pages link to it) to ``priors.js`` for the ranking. ``changed``, when
+    given, holds every page whose SearchDoc may differ from the one in ``old_dir``: an update
+    then asks ``docs`` for those and for the few others it rewrites, not for every page."""
     labels = dict(sorted((labels or {}).items()))
     links = links or {}
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
-    new_dir.mkdir(parents=True, exist_ok=True)
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
+    base = _base(new_dir, previous)
     done = False
     if previous is not None and old_dir is not None:
-        done = update(docs, new_dir, old_dir, previous | {"labels": labels}, stats, links)
+        previous |= {"labels": labels}
+        done = update(docs, new_dir, old_dir, previous, stats, links, changed, base)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
@@ -107,8 +136,18 @@ def write_search_index(
     if not done:
         stats.changed_pages = len(docs)
         _full(docs, new_dir, stats, labels, links)
-    files = [p for p in new_dir.rglob("*") if p.is_file()]
-    stats.files = len(files)
-    stats.bytes = sum(p.stat().st_size for p in files)
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
+
+
+def _base(new_dir: Path, previous: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The table of the former index ``new_dir`` holds (a spare site's) if an update of the
+    index ``previous`` describes can start from it: its main part the same. Else the folder
+    is emptied (made if missing), and None."""
+    base = read_table(new_dir, main=False) if (new_dir / layout.TABLE).is_file() else None
+    if base is not None and previous is not None and base["main"] == previous["main"]:
+        return base
+    if new_dir.exists():
+        shutil.rmtree(new_dir)
+    new_dir.mkdir(parents=True)
+    return None

@@ -142,7 +142,8 @@ def _stage_and_publish(
     run.reuse.drop(SPARE, WHOLE)
     with staging_folder(site_dir, spare) as staging:
         if spare is not None:
-            clear_changed(staging, published, {item.name for item in plan.fresh})
+            fresh = {item.name for item in plan.fresh}
+            clear_changed(staging, published, fresh, search=run.config.search)
         staged = stage(run, site, plan, published, loaded, staging.folder, staging.held)
         report.reused, report.rendered = staged.reused, len(staged.rendered)
         report.rendered_outputs = sorted(item.name for item in staged.rendered)

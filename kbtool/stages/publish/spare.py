@@ -55,11 +55,24 @@ def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:
     try:
         files = (f for r in outputs.values() for f in r.files)
         if all(link_file(str(site_dir), str(folder), f) for f in files):
+            _link_search(site_dir / SEARCH_FOLDER, folder / SEARCH_FOLDER)
             return Spare(folder, dict(outputs), site)
     except OSError:  # no hard links here: the first build stages as usual
         pass
     remove_folder(site_dir, folder)
     return None
+
+
+def _link_search(index: Path, into: Path) -> None:
+    """Link the live site's search index into a spare, which the next build's search stage
+    brings up to date in place (an index is no output: ``outputs`` does not list it)."""
+    if not index.is_dir():
+        return
+    for folder, _, names in os.walk(index):
+        target = os.path.join(into, os.path.relpath(folder, index))
+        os.makedirs(target, exist_ok=True)
+        for name in names:
+            os.link(os.path.join(folder, name), os.path.join(target, name))
 
 
 def take_spare(site_dir: Path, spare: Spare | None) -> Staging | None:
@@ -73,10 +86,14 @@ def take_spare(site_dir: Path, spare: Spare | None) -> Staging | None:
     return Staging(spare.folder, spare.outputs)
 
 
-def clear_changed(staging: Staging, published: dict[str, Published], fresh: set[str]) -> int:
+def clear_changed(
+    staging: Staging, published: dict[str, Published], fresh: set[str], search: bool = False
+) -> int:
     """Remove from a spare the files of the outputs it holds that are not, as they are, in the
-    live site and fresh (named in ``fresh``), and the search index (written again); the
-    outputs left in place. Afterwards the spare holds just the outputs it can keep."""
+    live site and fresh (named in ``fresh``), and its search index unless ``search`` (the
+    search stage then updates that one in place: it holds the index before the live one, and
+    most of its files are the live index's); the outputs left in place. Afterwards the spare
+    holds just the outputs it can keep."""
     held = staging.held
     keep = {name for name in fresh if name in held and _same(held[name], published.get(name))}
     keep_files = {f for name in keep for f in held[name].files}
@@ -85,7 +102,8 @@ def clear_changed(staging: Staging, published: dict[str, Published], fresh: set[
             for relative in record.files:
                 if relative not in keep_files:
                     _remove_file(staging.folder, relative)
-    shutil.rmtree(staging.folder / SEARCH_FOLDER, ignore_errors=True)
+    if not search:
+        shutil.rmtree(staging.folder / SEARCH_FOLDER, ignore_errors=True)
     staging.held = {name: held[name] for name in keep}
     return len(keep)
 

@@ -4,7 +4,8 @@
 would otherwise link every file of the site into a new staging folder and remove the former
 site, both in proportion to the site, whatever the edit. Instead, after the swap, the former
 site is brought level with the live one (the files of the outputs that changed are removed,
-as :func:`~kbtool.stages.publish.spare.clear_changed` does for serve) and moved into
+as :func:`~kbtool.stages.publish.spare.clear_changed` does for serve; its search index is
+kept, for the next build's search stage to update in place) and moved into
 ``.kbtool/spare-site``, with a record naming the outputs it lacks. The next build takes it
 back as its staging folder and links or renders only those.
 
@@ -48,7 +49,7 @@ def store_spare(
     if not former or not now or not old.is_dir():
         return False
     staging = Staging(old, former)
-    clear_changed(staging, now, set(now))
+    clear_changed(staging, now, set(now), search=True)  # the next build's search starts from it
     lacking = sorted(set(now) - set(staging.held))
     target = cache_dir / FOLDER
     with store.transaction():
