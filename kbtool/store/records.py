@@ -169,6 +169,16 @@ UNCHANGED = RecordKind(
     "kbtool.stages.site",
     per_page=False,
 )
+MENTIONS = RecordKind(
+    "mentions",
+    "the page's check record key, a digest of every page's title and aliases",
+    JSON_LIST,
+    "kbtool.stages.upkeep",
+    per_page=True,
+)
+SKETCH = RecordKind(
+    "sketch", "the file's content digest", RAW, "kbtool.checks.duplicates", per_page=True
+)
 
 KINDS: tuple[RecordKind, ...] = (
     PAGE,
@@ -187,5 +197,7 @@ KINDS: tuple[RecordKind, ...] = (
     LAYOUT,
     SIMILAR,
     UNCHANGED,
+    MENTIONS,
+    SKETCH,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)
