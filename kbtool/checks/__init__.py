@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from kbtool.checks import files, frontmatter, graph, links, stale
+from kbtool.checks import files, frontmatter, graph, links, stale, upkeep
 from kbtool.checks.graph import Graph, TableGraph, link_table
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
@@ -100,4 +100,5 @@ def run_checks(
     enabled = enabled_codes(wiki.config, select, ignore)
     found = page_diagnostics(wiki, enabled, progress)
     found += graph_diagnostics(TableGraph(link_table(wiki)), wiki, enabled)
+    found += upkeep.check_upkeep(wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from kbtool.checks import Enabled
 from kbtool.checks.base import diagnostic
 from kbtool.checks.duplicates import (
     near_duplicate_diagnostics,
@@ -26,10 +27,9 @@ from kbtool.checks.duplicates import (
     unpack,
 )
 from kbtool.checks.mentions import Named, Names, mention_message, names_digest, names_of
-from kbtool.checks import Enabled
+from kbtool.checks.upkeep import body_of
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Span
-from kbtool.parse.frontmatter import split_frontmatter
 from kbtool.reuse.values import WHOLE, Reusable
 from kbtool.stages.facts import Facts
 from kbtool.stages.reused import MENTIONS, NAMES, SKETCHES
@@ -125,10 +125,8 @@ def _held(
         return found
     stored = run.store.keys_of(kind, wanted)
     valid = [p for p in wanted if stored.get(p) == keys[p]]
-    if len(valid) * 4 > len(keys):
-        values = run.store.all(kind)
-    else:
-        values = run.store.some(kind, valid)
+    many = len(valid) * 4 > len(keys)
+    values = run.store.all(kind) if many else run.store.some(kind, valid)
     for path in valid:
         with contextlib.suppress(TypeError, ValueError):
             key, data = values.get(path, (keys[path], b""))
@@ -166,9 +164,7 @@ def _read_chunk(
                 diagnostic("KB306", Span(path, m.line, m.col), mention_message(m))
                 for m in work.names.find(path, text)
             ]
-        _, body_start, _ = split_frontmatter(text)
-        body = text.split("\n", body_start)[-1] if body_start else text
-        made[path] = (mentions, unpack(sketch(body)))
+        made[path] = (mentions, unpack(sketch(body_of(text))))
     return made
 
 
@@ -202,4 +198,3 @@ def _pack(values: tuple[int, ...]) -> bytes:
     from array import array
 
     return array("I", values).tobytes()
-
