@@ -61,7 +61,10 @@ def test_mentions_in_links_code_headings_math_and_frontmatter_are_left_alone() -
 def test_latin_names_stand_at_word_boundaries_any_case_short_capitals_exact() -> None:
     names = _names(("wiki/t.md", "Transformer"), ("wiki/g.md", "GPT"))
     assert _found(names, "Transformers and TransformerXL") == []
-    assert _found(names, "the gpt-like transformer，用GPT") == [("wiki/t.md", 1, 14), ("wiki/g.md", 1, 27)]
+    assert _found(names, "the gpt-like transformer，用GPT") == [
+        ("wiki/t.md", 1, 14),
+        ("wiki/g.md", 1, 27),
+    ]
 
 
 def test_only_the_first_mention_of_each_page_and_never_the_own_title() -> None:
@@ -101,7 +104,9 @@ def test_aliases_and_the_parts_of_a_bilingual_title_are_names() -> None:
     ],
 )
 def test_hostile_text_neither_raises_nor_misplaces(text: str) -> None:
-    names = _names(("wiki/a.md", "注意力机制"), ("wiki/c.md", "C++ (语言)"), ("wiki/r.md", "a*b?[c]"))
+    names = _names(
+        ("wiki/a.md", "注意力机制"), ("wiki/c.md", "C++ (语言)"), ("wiki/r.md", "a*b?[c]")
+    )
     for mention in names.find("wiki/self.md", text):
         line = text.split("\n")[mention.line - 1]
         assert line[mention.col - 1 :].lower().startswith(mention.written.lower())

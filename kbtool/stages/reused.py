@@ -71,7 +71,9 @@ SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
 SPARE: Reusable[str, Spare] = Reusable(
     "spare", "(whole) the site folder; valid while the folder is what it was kept as"
 )
-NAMES: Reusable[str, Names] = Reusable("names", "(whole) a digest of every page's title and aliases")
+NAMES: Reusable[str, Names] = Reusable(
+    "names", "(whole) a digest of every page's title and aliases"
+)
 MENTIONS: Reusable[str, list[Diagnostic]] = Reusable(
     "mentions", "the page's mentions record key", "process and store", "mentions"
 )
