@@ -214,3 +214,21 @@ def test_kb308_nearly_the_same_body(make_wiki, page, run_kbtool) -> None:
     config = ON + "duplicate-threshold = 1.0\n"
     (root / "pyproject.toml").write_text(config, encoding="utf-8")
     assert _check_json(run_kbtool, root, "KB308") == []
+
+
+def test_fix_links_the_first_mention_where_kb306_is_on(make_wiki, page, run_kbtool) -> None:
+    root = _wiki(make_wiki, page)
+    result = run_kbtool("-C", root, "fix")
+    assert "wiki/concepts/ppo.md: fixed line 8: 'RL 方法' linked" in result.out
+    ppo = (root / "wiki/concepts/ppo.md").read_text(encoding="utf-8")
+    assert "一种 [RL 方法](rl.md)，属于强化学习。" in ppo  # the first mention only
+    rl = (root / "wiki/concepts/rl.md").read_text(encoding="utf-8")
+    assert "策略用[多头注意力机制](mha.md)，见 `注意力机制`。" in rl
+    assert _check_json(run_kbtool, root, "KB306") == []
+
+
+def test_fix_leaves_mentions_alone_where_kb306_is_off(make_wiki, page, run_kbtool) -> None:
+    root = _wiki(make_wiki, page, config="")
+    before = (root / "wiki/concepts/ppo.md").read_text(encoding="utf-8")
+    run_kbtool("-C", root, "fix")
+    assert (root / "wiki/concepts/ppo.md").read_text(encoding="utf-8") == before
