@@ -9,10 +9,11 @@ import pytest
 import pytest_asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
-
 from test_lsp import Client, _diagnostics, _open, _page, _write
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
+
+CONFIG = '[tool.kbtool]\nignore = ["KB301"]\nseverity = { KB306 = "warning" }\n'
 
 
 @pytest_asyncio.fixture
@@ -20,7 +21,7 @@ async def mentions_client(tmp_path: Path):
     root = _write(
         tmp_path / "repo",
         {
-            "pyproject.toml": '[tool.kbtool]\nignore = ["KB301"]\nseverity = { KB306 = "warning" }\n',
+            "pyproject.toml": CONFIG,
             "wiki/concepts/attention.md": _page("注意力机制", "定义。\n"),
             "wiki/start.md": _page("起点", "正文。\n"),
         },
