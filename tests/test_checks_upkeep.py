@@ -232,3 +232,13 @@ def test_fix_leaves_mentions_alone_where_kb306_is_off(make_wiki, page, run_kbtoo
     before = (root / "wiki/concepts/ppo.md").read_text(encoding="utf-8")
     run_kbtool("-C", root, "fix")
     assert (root / "wiki/concepts/ppo.md").read_text(encoding="utf-8") == before
+
+
+def test_init_proposes_the_upkeep_checks_with_counts(make_wiki, page, run_kbtool) -> None:
+    root = _wiki(make_wiki, page, config="")
+    result = run_kbtool("-C", root, "init", "--yes")
+    assert result.code == 0, result.err
+    written = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert 'KB306 = "warning"  # 2 reports on 2 pages' in written
+    assert "KB307 (pages with the same title): nothing to report; left off" in result.out
+    assert "KB307 =" not in written
