@@ -5,7 +5,8 @@ collapsed). KB308 is pages of one kind whose bodies are nearly the same: each bo
 sentences (at ``。！？；.!?;`` and line breaks; only the letters, digits and CJK characters of
 each kept, and only sentences of eight or more of them), each sentence is a shingle, and a
 page's sketch is the :data:`SKETCH` smallest 32-bit hashes of its shingles (a bottom-k MinHash).
-Two pages that share a value of their sketches are compared, and the resemblance of their
+Two pages that share one of the few smallest values of their sketches (leaving out values that
+many pages hold: a template's sentences) are compared, and the resemblance of their
 sets estimated from the sketches (the share of the smallest values of both together that each
 holds) is reported when it reaches the threshold (``duplicate-threshold``).
 
@@ -32,6 +33,8 @@ SKETCH = 64
 #: a value held by more pages than this is boilerplate (a licence line, a template's
 #: sentence), not evidence that two pages are one
 _COMMON = 50
+#: values of each sketch through which its page meets its candidate duplicates
+_PROBES = 6
 _NOT_TEXT = re.compile(r"[^\w。！？；!?;.\n]+|_+")
 _SENTENCES = re.compile(r"[。！？；!?;.\n]+")
 _MIN_SENTENCE = 8
@@ -84,7 +87,7 @@ def resemblance(a: tuple[int, ...], b: tuple[int, ...]) -> float:
     if not a or not b:
         return 0.0
     first, second = set(a), set(b)
-    smallest = heapq.nsmallest(SKETCH, first | second)
+    smallest = sorted(first | second)[:SKETCH]
     return sum(1 for v in smallest if v in first and v in second) / len(smallest)
 
 
@@ -94,20 +97,25 @@ def near_duplicates(
     """(page, other page, resemblance) of every pair of pages of one kind at or above
     ``threshold``, each pair once, the later path first; ``sketches``: path -> (kind,
     sketch)."""
+    held: Counter[int] = Counter(v for _, values in sketches.values() for v in values)
     holders: dict[tuple[str, int], list[str]] = {}
     for path, (kind, values) in sketches.items():
-        for value in values:
+        # the smallest values not boilerplate: two sets of resemblance J share each value of
+        # the smallest of both with probability J, so a near duplicate shares one of these
+        probes = [v for v in values if held[v] <= _COMMON][:_PROBES]
+        for value in probes:
             holders.setdefault((kind, value), []).append(path)
-    pairs: Counter[tuple[str, str]] = Counter()
+    pairs: set[tuple[str, str]] = set()
     for paths in holders.values():
-        if 1 < len(paths) <= _COMMON:
-            for i, first in enumerate(paths):
-                for second in paths[i + 1 :]:
-                    pairs[(first, second) if first < second else (second, first)] += 1
+        for i, first in enumerate(paths):
+            for second in paths[i + 1 :]:
+                pairs.add((first, second) if first < second else (second, first))
     found = []
-    for (first, second), shared in sorted(pairs.items()):
-        # a pair of this resemblance shares about that share of its sketches' values
-        if shared < threshold * min(len(sketches[first][1]), len(sketches[second][1])) / 2:
+    sets = {path: frozenset(values) for path, (_, values) in sketches.items()}
+    for first, second in sorted(pairs):
+        # a pair this alike shares at least that share of the smaller sketch's values
+        smaller = min(len(sets[first]), len(sets[second]))
+        if len(sets[first] & sets[second]) < threshold * smaller:
             continue
         score = resemblance(sketches[first][1], sketches[second][1])
         if score >= threshold:
