@@ -64,6 +64,7 @@ _RULES = [
     Rule("KB306", "off", "another page's title or `aliases` entry named in plain text, not linked"),
     Rule("KB307", "off", "pages with the same title"),
     Rule("KB308", "off", "pages with nearly the same body (`duplicate-threshold`)"),
+    Rule("KB309", "off", "term in bold or code on many pages, no page of its own (`--statistics`)"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
     Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),

@@ -242,3 +242,17 @@ def test_init_proposes_the_upkeep_checks_with_counts(make_wiki, page, run_kbtool
     assert 'KB306 = "warning"  # 2 reports on 2 pages' in written
     assert "KB307 (pages with the same title): nothing to report; left off" in result.out
     assert "KB307 =" not in written
+
+
+def test_kb309_lists_terms_on_many_pages_without_a_page(make_wiki, page, run_kbtool) -> None:
+    files = {"pyproject.toml": '[tool.kbtool]\nseverity = { KB309 = "warning" }\n'}
+    for i in range(12):
+        terms = "**策略蒸馏** 与 `Q-learning`" if i < 6 else "只有 **强化学习**"
+        files[f"wiki/p{i}.md"] = page(f"# 页面 {i}\n\n**一句话定义**：{terms}，`x = 1`。\n")
+    files["wiki/rl.md"] = page("# 强化学习\n")
+    root = make_wiki(files)
+    out = run_kbtool("-C", root, "check", "--statistics").out
+    assert "KB309: 2 terms in bold or code on 5+ pages, no page of their own:" in out
+    assert "    6  Q-learning\n    6  策略蒸馏" in out  # not 强化学习 (a page), nor the label
+    (root / "pyproject.toml").write_text("", encoding="utf-8")
+    assert "KB309" not in run_kbtool("-C", root, "check", "--statistics").out
