@@ -5,6 +5,7 @@ stage alike, and the stage's records follow the titles of other pages."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -256,3 +257,23 @@ def test_kb309_lists_terms_on_many_pages_without_a_page(make_wiki, page, run_kbt
     assert "    6  Q-learning\n    6  策略蒸馏" in out  # not 强化学习 (a page), nor the label
     (root / "pyproject.toml").write_text("", encoding="utf-8")
     assert "KB309" not in run_kbtool("-C", root, "check", "--statistics").out
+
+
+def test_kb308_after_an_edit_as_after_a_cold_check(make_wiki, page, run_kbtool) -> None:
+    """With few pages changed, the stored pairs are kept and only those pages compared."""
+    files = {"pyproject.toml": ON, "wiki/a.md": page(f"# A\n\n{BODY}\n")}
+    for i in range(40):
+        own = "。".join(f"第{i}页自己的第{j}句话内容各不相同{i * 100 + j}" for j in range(30))
+        files[f"wiki/f{i:02d}.md"] = page(f"# F{i}\n\n{own}\n")
+    files["wiki/b.md"] = page(f"# B\n\n{BODY}\n")
+    root = make_wiki(files)
+    pairs = [("wiki/a.md", 1, "KB308"), ("wiki/b.md", 1, "KB308")]
+    assert _check_json(run_kbtool, root, "KB308") == pairs
+    (root / "wiki/f07.md").write_text(page(f"# F7\n\n{BODY}\n"), encoding="utf-8")
+    three = sorted([*pairs, *pairs, ("wiki/f07.md", 1, "KB308"), ("wiki/f07.md", 1, "KB308")])
+    assert sorted(_check_json(run_kbtool, root, "KB308")) == three
+    (root / "wiki/b.md").write_text(page("# B\n\n别的内容。\n"), encoding="utf-8")
+    after = [("wiki/a.md", 1, "KB308"), ("wiki/f07.md", 1, "KB308")]
+    assert _check_json(run_kbtool, root, "KB308") == after
+    shutil.rmtree(root / ".kbtool")
+    assert _check_json(run_kbtool, root, "KB308") == after  # cold: the same

@@ -123,6 +123,28 @@ def near_duplicates(
     return found
 
 
+def pairs_with(
+    sketches: Mapping[str, tuple[str, tuple[int, ...]]], paths: Iterable[str], threshold: float
+) -> list[tuple[str, str, float]]:
+    """The pairs at or above ``threshold`` that one of ``paths`` is in, each compared with
+    every page of its kind (after an edit: the few pages whose sketch changed), as
+    :func:`near_duplicates` gives them."""
+    wanted = set(paths)
+    found = []
+    for path in sorted(wanted):
+        kind, values = sketches[path]
+        own = frozenset(values)
+        for other, (other_kind, other_values) in sketches.items():
+            if other == path or other_kind != kind or (other in wanted and other < path):
+                continue
+            if len(own.intersection(other_values)) < threshold * min(len(own), len(other_values)):
+                continue
+            score = resemblance(values, other_values)
+            if score >= threshold:
+                found.append((max(path, other), min(path, other), score))
+    return found
+
+
 def near_duplicate_diagnostics(pairs: Iterable[tuple[str, str, float]]) -> Iterator[Diagnostic]:
     """KB308 on both pages of each pair."""
     for first, second, score in pairs:

@@ -22,6 +22,7 @@ from kbtool.checks.base import diagnostic
 from kbtool.checks.duplicates import (
     near_duplicate_diagnostics,
     near_duplicates,
+    pairs_with,
     same_titles,
     sketch,
     unpack,
@@ -91,9 +92,46 @@ def upkeep_diagnostics(
     found += [d for path in sorted(held_mentions) for d in held_mentions[path]]
     if sketches:
         kinds = {p: (facts[p].kind, values) for p, values in held_sketches.items()}
-        pairs = near_duplicates(kinds, run.config.duplicate_threshold)
-        found += near_duplicate_diagnostics(pairs)
+        found += near_duplicate_diagnostics(_pairs(run, kinds, sketch_keys))
     return found
+
+
+#: Up to this share of pages with a new sketch, the stored pairs are kept for the others and
+#: only those pages are compared, with every page.
+_FEW = 0.05
+
+
+def _pairs(
+    run: Run, sketches: dict[str, tuple[str, tuple[int, ...]]], keys: Mapping[str, str]
+) -> list[tuple[str, str, float]]:
+    """The near-duplicate pairs: those stored, where few sketches changed since, with the pairs
+    of the pages whose sketch changed found again; else all found afresh."""
+    threshold = run.config.duplicate_threshold
+    key = records.DUPLICATES.key(repr(threshold))
+    stored = run.store.get(records.DUPLICATES, WHOLE, key) if run.use_store else None
+    before = records.DUPLICATES.codec.decode(stored) if stored else None
+    pairs = None
+    if isinstance(before, dict) and isinstance(before.get("sketches"), dict):
+        old = before["sketches"]
+        changed = {p for p in keys if old.get(p) != keys[p]} | (set(old) - set(keys))
+        if len(changed) <= _FEW * len(keys):
+            with contextlib.suppress(TypeError, ValueError):
+                kept = [
+                    (str(a), str(b), float(score))
+                    for a, b, score in before.get("pairs", [])
+                    if a not in changed and b not in changed
+                ]
+                pairs = kept + pairs_with(sketches, changed & set(sketches), threshold)
+                if not changed:
+                    return sorted(pairs)
+    if pairs is None:
+        pairs = near_duplicates(sketches, threshold)
+    pairs.sort()
+    if run.use_store:
+        value = records.DUPLICATES.codec.encode({"sketches": dict(keys), "pairs": pairs})
+        with run.store.transaction():
+            run.store.put(records.DUPLICATES, [(WHOLE, key, value)])
+    return pairs
 
 
 def _decode_rows(data: bytes) -> list[Diagnostic]:

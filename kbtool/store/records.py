@@ -179,6 +179,13 @@ MENTIONS = RecordKind(
 SKETCH = RecordKind(
     "sketch", "the file's content digest", RAW, "kbtool.checks.duplicates", per_page=True
 )
+DUPLICATES = RecordKind(
+    "duplicates",
+    "the threshold (holds each page's sketch key it was found from)",
+    JSON,
+    "kbtool.stages.upkeep",
+    per_page=False,
+)
 
 KINDS: tuple[RecordKind, ...] = (
     PAGE,
@@ -199,5 +206,6 @@ KINDS: tuple[RecordKind, ...] = (
     UNCHANGED,
     MENTIONS,
     SKETCH,
+    DUPLICATES,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)
