@@ -47,11 +47,13 @@ _PARALLEL_THRESHOLD = 256
 
 @dataclass(frozen=True)
 class _Work:
-    """What the workers share: the snapshot to read pages from, the names (None: mentions
-    not wanted)."""
+    """What the workers share: the snapshot to read pages from, the names (None: no mentions
+    wanted), and the pages whose mentions, and whose sketches, are wanted."""
 
     run: Run
     names: Names | None
+    mentions: frozenset[str]
+    sketches: frozenset[str]
 
 
 def upkeep_diagnostics(
@@ -85,9 +87,11 @@ def upkeep_diagnostics(
     )
     if to_read:
         names = None
-        if set(mention_keys) - set(held_mentions):
+        want_mentions = frozenset(mention_keys) - set(held_mentions)
+        if want_mentions:
             names = run.reuse.made(NAMES, WHOLE, digest, lambda *_: Names(named))
-        made = _read_pages(run, _Work(run, names), to_read)
+        want_sketches = frozenset(sketch_keys) - set(held_sketches)
+        made = _read_pages(run, _Work(run, names, want_mentions, want_sketches), to_read)
         _keep(run, mention_keys, sketch_keys, held_mentions, held_sketches, made)
     found += [d for path in sorted(held_mentions) for d in held_mentions[path]]
     if sketches:
@@ -197,12 +201,13 @@ def _read_chunk(
             continue
         text = data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
         mentions = None
-        if work.names is not None:
+        if work.names is not None and path in work.mentions:
             mentions = [
                 diagnostic("KB306", Span(path, m.line, m.col), mention_message(m))
                 for m in work.names.find(path, text)
             ]
-        made[path] = (mentions, unpack(sketch(body_of(text))))
+        values = unpack(sketch(body_of(text))) if path in work.sketches else None
+        made[path] = (mentions, values)
     return made
 
 
