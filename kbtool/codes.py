@@ -51,6 +51,7 @@ _RULES = [
     Rule("KB209", "error", "`[[wikilink]]` matches no page"),
     Rule("KB210", "error", "link is absolute or leaves the repository (never opened)"),
     Rule("KB211", "warning", "`[[wikilink]]` matches several pages"),
+    Rule("KB212", "off", "path in inline code names no file of the repository"),
     # Graph
     Rule("KB301", "warning", "orphan wiki page: no other page links to it"),
     Rule("KB302", "warning", "one-way `related`: the other page does not list this one"),
@@ -59,6 +60,11 @@ _RULES = [
         "KB304", "warning", "wiki page's `updated` is older than a source it cites (`source-date`)"
     ),
     Rule("KB305", "warning", "source page's date (`source-date`) is not a date"),
+    # Upkeep (off until `kbtool init` or the configuration turns them on)
+    Rule("KB306", "off", "another page's title or `aliases` entry named in plain text, not linked"),
+    Rule("KB307", "off", "pages with the same title"),
+    Rule("KB308", "off", "pages with nearly the same body (`duplicate-threshold`)"),
+    Rule("KB309", "off", "term in bold or code on many pages, no page of its own (`--statistics`)"),
     # Cells
     Rule("KB401", "error", "cell options in the fence info string cannot be read"),
     Rule("KB402", "error", "cell option has a wrong value (`timeout` must be a positive number)"),

@@ -54,6 +54,8 @@ class Config:
     search: bool = True
     #: Where a source page says when it was ingested: ("key", name) or ("label", name).
     source_date: tuple[str, str] | None = None
+    #: KB308: the resemblance of two bodies (0-1) from which they are nearly the same
+    duplicate_threshold: float = 0.8
 
     @property
     def wiki_folders(self) -> tuple[str, ...]:
@@ -140,6 +142,11 @@ def _count(value: Any) -> int | None:
     return value if ok else None
 
 
+def _share(value: Any) -> float | None:
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and 0 < value <= 1
+    return float(value) if ok else None
+
+
 def _bool(value: Any) -> bool | None:
     return value if isinstance(value, bool) else None
 
@@ -214,6 +221,12 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
         _source_date,
         '{ key = "NAME" } or { label = "NAME" }',
         "where a source page gives the date it was ingested (for KB304)",
+    ),
+    "duplicate-threshold": (
+        "duplicate_threshold",
+        _share,
+        "a number > 0 and <= 1",
+        "KB308: the share of alike sentences from which two bodies are nearly the same",
     ),
 }
 

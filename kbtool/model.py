@@ -109,6 +109,9 @@ class Page:
     #: File line where the body starts (after the closing frontmatter fence).
     body_line: int = 1
     slugs: frozenset[str] = field(default_factory=frozenset)
+    #: (path as written, line, col) of each inline code span that may name a file of the
+    #: repository (``wiki/concepts/x.md``): KB212 and ``kbtool mv`` read them
+    code_paths: tuple[tuple[str, int, int], ...] = ()
 
     @property
     def meta(self) -> dict[str, Any]:

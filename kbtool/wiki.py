@@ -170,6 +170,15 @@ class Wiki:
         self._read(reader, f"folder:{folder}")
         return self.by_folder.get(folder, {}), self.by_folder_start.get((folder, start), [])
 
+    def in_repository(self, reader: str, path: str) -> Status:
+        """Whether the repository-relative ``path`` (normalised) is a page (OK), a folder, another
+        file (OK), or nothing (MISSING); what it read is recorded as ``reader``'s."""
+        if path in self.pages:
+            self._read(reader, f"path:{path}")
+            return Status.OK
+        self._read(reader, f"path:{path}", f"stat:{path}")
+        return self._stat(path)
+
     def _made(self, name: str, make: Callable[[], _T]) -> _T:
         if name not in self._indexes:
             self._indexes[name] = make()

@@ -37,6 +37,7 @@ VALID: dict[str, Any] = {
     "base-url": "https://example.com/wiki/",
     "search": False,
     "source-date": {"label": "入库日期"},
+    "duplicate-threshold": 0.9,
 }
 
 #: A wrong value for every key.
@@ -65,6 +66,7 @@ WRONG: dict[str, Any] = {
     "base-url": 5,
     "search": "no",
     "source-date": {"column": "ingested"},
+    "duplicate-threshold": 1.5,
 }
 
 

@@ -133,6 +133,11 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
             f"severity: no rule fires on more than {share:.0%} of the pages; every rule stays "
             "as it is"
         )
+    for code, level, comment, reason in rules.upkeep_rules(wiki):
+        if level:
+            proposal.severity[code] = level
+            proposal.severity_comments[code] = comment
+        proposal.reasons.append(reason)
     return proposal
 
 

@@ -54,3 +54,33 @@ def noisy_rules(wiki: Wiki, share: float) -> Iterator[tuple[str, str, str, str]]
             f"{share:.0%} of them (--share {share:g})"
         )
         yield code, level, counted, reason
+
+
+#: The upkeep checks, off by default, that init proposes to turn on when they find something.
+UPKEEP = ("KB212", "KB306", "KB307", "KB308")
+
+
+def upkeep_rules(wiki: Wiki) -> Iterator[tuple[str, str, str, str]]:
+    """(code, proposed level, comment, reason) for each upkeep check: "warning" with what it
+    would report where it finds something; else None as the level, with the reason."""
+    from kbtool.checks.code_paths import check_code_paths
+    from kbtool.checks.upkeep import check_upkeep
+
+    found = check_upkeep(wiki, lambda code: code in UPKEEP) + list(check_code_paths(wiki))
+    reports: dict[str, int] = defaultdict(int)
+    pages: dict[str, set[str]] = defaultdict(set)
+    for d in found:
+        reports[d.code] += 1
+        pages[d.code].add(d.path)
+    for code in UPKEEP:
+        if wiki.config.level(code) != "off" and code in wiki.config.severity:
+            continue  # the user's own choice
+        summary = RULES[code].summary
+        if not reports[code]:
+            yield code, "", "", f"{code} ({summary}): nothing to report; left off"
+            continue
+        counted = (
+            f"{reports[code]} report{'' if reports[code] == 1 else 's'} on "
+            f"{len(pages[code])} page{'' if len(pages[code]) == 1 else 's'}"
+        )
+        yield code, "warning", counted, f'{code} = "warning" ({summary}): {counted}'

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 
-from kbtool.checks import files, frontmatter, graph, links, stale
+from kbtool.checks import code_paths, files, frontmatter, graph, links, stale, upkeep
 from kbtool.checks.graph import Graph, TableGraph, link_table
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
@@ -41,6 +41,7 @@ CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (links.check_body_links, ("KB207",)),
     (links.check_anchors, ("KB208",)),
     (links.check_wikilinks, ("KB209", "KB211")),
+    (code_paths.check_code_paths, ("KB212",)),
     (stale.check_source_dates, ("KB304", "KB305")),
 )
 
@@ -100,4 +101,5 @@ def run_checks(
     enabled = enabled_codes(wiki.config, select, ignore)
     found = page_diagnostics(wiki, enabled, progress)
     found += graph_diagnostics(TableGraph(link_table(wiki)), wiki, enabled)
+    found += upkeep.check_upkeep(wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

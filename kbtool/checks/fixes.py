@@ -3,7 +3,9 @@
 - a `related`, `sources` or `tags` value written as one string becomes a one-item YAML list;
 - an entry listed twice in `related` or `sources` loses its repeat;
 - an `#anchor` that differs from a heading's slug only by case or punctuation is rewritten to
-  the slug (only when exactly one heading matches).
+  the slug (only when exactly one heading matches);
+- where KB306 is on (it is off by default), the first unlinked mention of each other page
+  becomes a link to it.
 
 Fixes are line edits on the file's own text, so comments, key order, quoting and line endings
 are kept. Nothing is written when nothing changes.
@@ -18,6 +20,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from kbtool.checks.mentions import Names, link_text
+from kbtool.checks.upkeep import wiki_names
 from kbtool.parse.slugs import slugify
 from kbtool.wiki import Status, Wiki
 
@@ -71,6 +75,7 @@ def fix_text(wiki: Wiki, path: str, text: str) -> PageFix | None:
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(newline)
     described: list[str] = []
+    _link_mentions(wiki, path, lines, described)  # first: the other fixes find their text
     _listify(wiki, path, lines, described, newline)
     _drop_repeats(wiki, path, lines, described)
     _fix_anchors(wiki, path, lines, described)
@@ -87,6 +92,36 @@ def apply_fix(root: Path, fix: PageFix) -> None:
         f.write(bom + fix.after.encode("utf-8"))
     os.chmod(tmp, stat.S_IMODE(full.stat().st_mode))  # mkstemp made it private (0600)
     os.replace(tmp, full)
+
+
+_NAMES: list[tuple[Wiki, Names]] = []
+
+
+def wiki_names_of(wiki: Wiki) -> Names:
+    """The names of the wiki's pages, made once per wiki."""
+    if not _NAMES or _NAMES[0][0] is not wiki:
+        _NAMES[:] = [(wiki, wiki_names(wiki))]
+    return _NAMES[0][1]
+
+
+def mention_edit(wiki: Wiki, path: str, text: str, line: int, col: int) -> tuple[int, str] | None:
+    """(length replaced, link) that links the mention written at ``line``:``col`` of ``text``."""
+    for mention in wiki_names_of(wiki).find(path, text):
+        if (mention.line, mention.col) == (line, col):
+            return len(mention.written), link_text(path, mention)
+    return None
+
+
+def _link_mentions(wiki: Wiki, path: str, lines: list[str], described: list[str]) -> None:
+    if wiki.config.level("KB306") == "off" or wiki.pages[path].kind != "wiki":
+        return
+    found = wiki_names_of(wiki).find(path, "\n".join(lines))
+    for mention in sorted(found, key=lambda m: (m.line, -m.col)):
+        line, start = lines[mention.line - 1], mention.col - 1
+        end = start + len(mention.written)
+        if line[start:end] == mention.written:
+            lines[mention.line - 1] = line[:start] + link_text(path, mention) + line[end:]
+            described.append(f"line {mention.line}: '{mention.written}' linked")
 
 
 def _listify(wiki: Wiki, path: str, lines: list[str], described: list[str], newline: str) -> None:

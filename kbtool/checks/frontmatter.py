@@ -27,6 +27,7 @@ _TYPES: dict[str, tuple[Any, str]] = {
     "description": (lambda v: isinstance(v, str), "a string"),
     "updated": (lambda v: isinstance(v, str | date), "a date (YYYY-MM-DD)"),
     "tags": _LIST_OF_STR,
+    "aliases": _LIST_OF_STR,
     "related": _LIST_OF_STR,
     "sources": _LIST_OF_STR,
     "execute": (lambda v: isinstance(v, bool), "true or false"),

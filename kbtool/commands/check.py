@@ -18,7 +18,7 @@ from kbtool.commands import (
 from kbtool.diagnostics import Diagnostic, filter_diagnostics, summarize
 from kbtool.errors import UsageError
 from kbtool.report import FORMATS
-from kbtool.stages.scan import Snapshot, scan, scanning_again
+from kbtool.stages.scan import ChangedSinceScan, Snapshot, scan, scanning_again
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
 
@@ -72,6 +72,22 @@ def relative_paths(config_root: Path, paths: list[str]) -> list[str]:
     return [p if p != "." else "" for p in out]
 
 
+def _term_candidates(snapshot: Snapshot) -> str:
+    """KB309's list: terms in bold or code on many wiki pages that no page goes by."""
+    from kbtool.checks.terms import candidate_terms, format_terms, text_names
+
+    texts = []
+    for found, _ in snapshot.files:
+        try:
+            data = snapshot.data(found.path)
+        except ChangedSinceScan:
+            continue
+        texts.append((found.path, found.kind, data.decode("utf-8-sig", errors="replace")))
+    names = [name for path, _, text in texts for name in text_names(path, text)]
+    wiki = [(path, text) for path, kind, text in texts if kind == "wiki"]
+    return format_terms(candidate_terms(wiki, names))
+
+
 def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     refuse_statistics_format(args)
@@ -117,6 +133,8 @@ def run(args: argparse.Namespace) -> int:
     )
     summary = summarize(diagnostics, checked, time.perf_counter() - started)
     print(format_diagnostics(args.format, diagnostics, summary, config.root, args.statistics))
+    if args.statistics and config.level("KB309") != "off":
+        print(_term_candidates(snapshot))
     if args.timings:
         print(timings.format(), file=sys.stderr)
     return 1 if summary.errors else 0

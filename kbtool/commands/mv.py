@@ -23,6 +23,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "-n", "--dry-run", action="store_true", help="print the changes as a diff; move nothing"
     )
+    parser.add_argument(
+        "--keep-code-paths",
+        action="store_true",
+        help="leave repository paths written in inline code (`wiki/a.md`) as they are",
+    )
 
 
 def _inside(root: Path, path: str, what: str) -> str:
@@ -56,7 +61,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot move {source} into itself")
 
     wiki = load_wiki(config)
-    plan = plan_move(wiki, {source: destination}, lambda path: (root / path).read_bytes())
+    plan = plan_move(
+        wiki,
+        {source: destination},
+        lambda path: (root / path).read_bytes(),
+        code_paths=not args.keep_code_paths,
+    )
     changed: dict[str, tuple[bytes, bytes]] = {}
     try:
         for path, edits in sorted(plan.edits.items()):

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
+from kbtool.checks.code_paths import code_path_target
 from kbtool.edits.spans import TextEdit, decode, split_lines
 from kbtool.model import Link, Page
 from kbtool.wiki import Status, Wiki, is_external
@@ -42,9 +43,12 @@ def moved_path(moves: dict[str, str], path: str) -> str | None:
     return None
 
 
-def plan_move(wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes]) -> MovePlan:
+def plan_move(
+    wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes], code_paths: bool = True
+) -> MovePlan:
     """Plan the edits of moving ``moves``; ``read(path)`` gives a page's bytes as they are now
-    (the file, or an editor's unsaved text)."""
+    (the file, or an editor's unsaved text). ``code_paths``: also rewrite the repository
+    paths written in inline code (`wiki/concepts/x.md`) that name what moves."""
     plan = MovePlan(dict(moves))
     for page in wiki.pages.values():
         new_home = moved_path(moves, page.path) or page.path
@@ -53,6 +57,9 @@ def plan_move(wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes]) -
             for link in page.links
             if (change := _new_target(wiki, page, new_home, link, moves)) is not None
         ]
+        in_code = _code_path_edits(page, moves) if code_paths else []
+        if in_code:
+            plan.edits.setdefault(page.path, []).extend(in_code)
         if not wanted:
             continue
         try:
@@ -70,6 +77,19 @@ def plan_move(wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes]) -
             else:
                 plan.edits.setdefault(page.path, []).append(edit)
     return plan
+
+
+def _code_path_edits(page: Page, moves: dict[str, str]) -> list[TextEdit]:
+    """The page's inline code paths that name what moves, each with the path it names now."""
+    edits = []
+    for written, line, col in page.code_paths:
+        target = code_path_target(written)
+        new = moved_path(moves, target)
+        if new is None or target not in written:
+            continue
+        replaced = written.replace(target, new, 1)
+        edits.append(TextEdit(page.path, line, col, col + len(written), replaced, written))
+    return edits
 
 
 def _new_target(

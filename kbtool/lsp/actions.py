@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from kbtool.checks.fixes import fix_text
+from kbtool.checks.fixes import fix_text, mention_edit
 from kbtool.edits.headings import plan_heading_rename
 from kbtool.edits.moves import MovePlan, plan_move
 from kbtool.lsp.navigate import uri_of
@@ -76,6 +76,9 @@ def code_actions(
     uri = uri_of(state, path)
     actions = []
     for diagnostic in asked:
+        if diagnostic.code == "KB306":
+            actions += _mention_action(state, path, lines, diagnostic)
+            continue
         match = _SUGGESTION.search(diagnostic.message)
         if match is None:
             continue
@@ -98,6 +101,33 @@ def code_actions(
     if fix is not None:
         actions.append(fix)
     return actions
+
+
+def _mention_action(
+    state: WikiState, path: str, lines: Lines, diagnostic: types.Diagnostic
+) -> list[types.CodeAction]:
+    """KB306: the mention the diagnostic is at, made a link to the page it names."""
+    if path not in state.pages:
+        return []
+    line, col = lines.place(diagnostic.range.start.line, diagnostic.range.start.character)
+    text = state.text(path).replace("\r\n", "\n")
+    wiki = Wiki(state.config, state.pages, checked=frozenset({path}))
+    found = mention_edit(wiki, path, text, line, col)
+    if found is None:
+        return []
+    length, link = found
+    start = types.Position(*lines.position(line, col))
+    end = types.Position(*lines.position(line, col + length))
+    edit = types.TextEdit(range=types.Range(start, end), new_text=link)
+    return [
+        types.CodeAction(
+            title=f"Link to '{link.rpartition('](')[2][:-1]}'",
+            kind=types.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            is_preferred=True,
+            edit=types.WorkspaceEdit(changes={uri_of(state, path): [edit]}),
+        )
+    ]
 
 
 def _range_text(lines: Lines, where: types.Range) -> str:

@@ -32,6 +32,11 @@ _DESTINATION = re.compile(
     r"\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)|\]:\s*(<[^>\n]*>|\S+)"
 )
 # Code spans and HTML comments hold no links, though their text may look like one.
+#: Inline code that may be a repository path: no spaces, a folder, a file extension; maybe an
+#: anchor or a line number after it (`wiki/concepts/x.md`, `kbtool/cli.py:42`).
+CODE_PATH = re.compile(
+    r"(?:\./)?[\w\-.]+(?:/[\w\-.]+)+\.[A-Za-z0-9]{1,8}(?P<rest>#[^\s`]*|:\d+(?:[:-]\d+)?)?"
+)
 _NOT_LINKS = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)|<!--.*?-->", re.DOTALL)
 
 
@@ -60,6 +65,8 @@ class Body:
     headings: list[Heading] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     cells: list[Cell] = field(default_factory=list)
+    #: (path, line, col) of each inline code span that may be a repository path
+    code_paths: list[tuple[str, int, int]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     first_h1: str | None = None
     #: markdown-it's tokens, for a renderer in the same process (never stored)
@@ -84,6 +91,7 @@ def parse_body(source: str, path: str) -> Body:
             heading_texts.append((int(token.tag[1]), text, token.map[0] + 1))
         elif token.type == "inline" and token.map:
             _collect_links(md, token, lines, path, body.links, references, blocks)
+            _collect_code_paths(token, lines, body.code_paths)
         elif token.type == "fence" and token.map:
             _collect_cell(token, len(body.cells), body, lines, in_regions)
     for (level, text, line), slug in zip(
@@ -109,6 +117,30 @@ def _plain_text(inline: Token) -> str:
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
     return "".join(parts).strip()
+
+
+def _collect_code_paths(inline: Token, lines: list[str], out: list[tuple[str, int, int]]) -> None:
+    """The inline code spans of a block that look like a repository path, each placed at the
+    first place it is written that no earlier one took."""
+    assert inline.map is not None
+    start, end = inline.map
+    for child in inline.children or ():
+        if child.type != "code_inline" or "/" not in child.content:
+            continue
+        match = CODE_PATH.fullmatch(child.content.strip())
+        if match is None or child.content.strip().startswith(("/", "../")):
+            continue
+        text = match.group()
+        written = re.compile(r"(?<=`)\s*(" + re.escape(text) + r")\s*(?=`)")
+        line, col = start + 1, 1
+        taken = {(at_line, at_col) for _, at_line, at_col in out}
+        for number in range(start, min(end, len(lines))):
+            spots = [m.start(1) + 1 for m in written.finditer(lines[number])]
+            free = [spot for spot in spots if (number + 1, spot) not in taken]
+            if free:
+                line, col = number + 1, free[0]
+                break
+        out.append((text, line, col))
 
 
 def _collect_cell(

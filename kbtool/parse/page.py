@@ -53,6 +53,7 @@ def parse_page_tokens(
         problems=tuple(problems),
         body_line=body_start + 1,
         slugs=frozenset(h.slug for h in body.headings),
+        code_paths=tuple(body.code_paths),
     )
     return page, body.tokens
 

@@ -41,6 +41,7 @@ from kbtool.stages.reused import (
 )
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.site_marks import site_marks
+from kbtool.stages.upkeep import upkeep_diagnostics
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, GRAPH, STAT
@@ -151,6 +152,7 @@ def check_wiki(
         run.reuse.drop(CHECK_WIKI, WHOLE)  # the stored facts may not be this wiki's either
         return replace(afresh, links_stored=False)
     diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
+    diagnostics += upkeep_diagnostics(run, facts, keys_now, enabled)
     return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
 
 

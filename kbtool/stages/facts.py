@@ -29,6 +29,8 @@ class Facts:
     ingested: str = ""
     type: str = field(default="", compare=False)
     runs_cells: bool = field(default=False, compare=False)
+    #: the page's `aliases` (no link resolves by them: read by the upkeep checks only)
+    aliases: tuple[str, ...] = field(default=(), compare=False)
 
     @classmethod
     def of(cls, config: Config, page: Page, read: Callable[[], bytes]) -> Facts:
@@ -37,7 +39,7 @@ class Facts:
         ingested = found.when.isoformat() if found is not None and found.when else ""
         slugs = tuple(sorted(page.slugs))
         runs = should_run(config, page)
-        return cls(page.kind, page.title, slugs, ingested, page_type(page), runs)
+        return cls(page.kind, page.title, slugs, ingested, page_type(page), runs, _aliases(page))
 
     def shown(self) -> tuple[str, str, str]:
         """What other pages show of this one (its kind, title and type)."""
@@ -58,17 +60,26 @@ class Facts:
         }
 
 
+def _aliases(page: Page) -> tuple[str, ...]:
+    value = page.meta.get("aliases")
+    if not isinstance(value, list):
+        return ()
+    return tuple(a.strip() for a in value if isinstance(a, str) and a.strip() and "\x00" not in a)
+
+
 def decode_facts(data: bytes) -> Facts | None:
     """Facts stored as their fields joined by NUL, which no title or slug holds: every run
     reads the facts of every page, so they must decode fast."""
     try:
-        kind, title, ingested, type_, runs, *slugs = data.decode("utf-8").split("\x00")
+        kind, title, ingested, type_, runs, aliases, *slugs = data.decode("utf-8").split("\x00")
     except (UnicodeDecodeError, ValueError):
         return None
-    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1")
+    names = tuple(aliases.split("\x01")) if aliases else ()
+    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1", names)
 
 
 def encode_facts(facts: Facts) -> bytes:
     runs = "1" if facts.runs_cells else ""
-    fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, *facts.slugs]
+    aliases = "\x01".join(a.replace("\x01", "") for a in facts.aliases)
+    fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, aliases, *facts.slugs]
     return "\x00".join(fields).encode("utf-8")

@@ -14,6 +14,7 @@ from kbtool.model import Page
 from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
+    from kbtool.checks.mentions import Names
     from kbtool.render.markdown import PageBody
     from kbtool.render.site import Listing, PageInfo, Ref
     from kbtool.stages.facts import Facts
@@ -73,6 +74,15 @@ SPARE: Reusable[str, Spare] = Reusable(
     "process and store",
     "spare",
 )
+NAMES: Reusable[str, Names] = Reusable(
+    "names", "(whole) a digest of every page's title and aliases"
+)
+MENTIONS: Reusable[str, list[Diagnostic]] = Reusable(
+    "mentions", "the page's mentions record key", "process and store", "mentions"
+)
+SKETCHES: Reusable[str, tuple[int, ...]] = Reusable(
+    "sketches", "the file's digest", "process and store", "sketch"
+)
 
 #: every declaration, in the order the stages first ask for them
 ALL: tuple[Reusable[Any, Any], ...] = (
@@ -83,6 +93,9 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     STAND_INS,
     CHECK_WIKI,
     GRAPH_DIAGNOSTICS,
+    NAMES,
+    MENTIONS,
+    SKETCHES,
     INFO_KEYS,
     INFOS,
     LISTINGS,

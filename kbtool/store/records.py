@@ -176,6 +176,23 @@ UNCHANGED = RecordKind(
     "kbtool.stages.site",
     per_page=False,
 )
+MENTIONS = RecordKind(
+    "mentions",
+    "the page's check record key, a digest of every page's title and aliases",
+    JSON_LIST,
+    "kbtool.stages.upkeep",
+    per_page=True,
+)
+SKETCH = RecordKind(
+    "sketch", "the file's content digest", RAW, "kbtool.checks.duplicates", per_page=True
+)
+DUPLICATES = RecordKind(
+    "duplicates",
+    "the threshold (holds each page's sketch key it was found from)",
+    JSON,
+    "kbtool.stages.upkeep",
+    per_page=False,
+)
 
 KINDS: tuple[RecordKind, ...] = (
     PAGE,
@@ -195,5 +212,8 @@ KINDS: tuple[RecordKind, ...] = (
     LAYOUT,
     SIMILAR,
     UNCHANGED,
+    MENTIONS,
+    SKETCH,
+    DUPLICATES,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)
