@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from kbtool.codes import RULES
+from kbtool.codes import RULES, rule_of
 from kbtool.errors import ConfigError
 
 DEFAULT_TYPES = ("concept", "method", "entity", "overview", "query", "task", "comparison")
@@ -54,6 +54,10 @@ class Config:
     search: bool = True
     #: Where a source page says when it was ingested: ("key", name) or ("label", name).
     source_date: tuple[str, str] | None = None
+    #: The project's own rules: Python files in the repository (`wiki_rules.py`).
+    rules: tuple[str, ...] = ()
+    #: Seconds one project rule may take on one page.
+    rule_timeout: float = 2.0
 
     @property
     def wiki_folders(self) -> tuple[str, ...]:
@@ -77,7 +81,8 @@ class Config:
         for end in range(len(code), 0, -1):
             if code[:end] in self.severity:
                 return self.severity[code[:end]]
-        return RULES[code].severity if code in RULES else "error"
+        rule = rule_of(code)
+        return rule.severity if rule is not None else "error"
 
     def fingerprint(self) -> str:
         """A hash of every setting, for caches that depend on the configuration."""
@@ -123,6 +128,17 @@ def _str_list(value: Any) -> tuple[str, ...] | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
     return None
+
+
+def _rule_files(value: Any) -> tuple[str, ...] | None:
+    """Python files inside the repository, each at most once."""
+    files = _str_list(value)
+    if files is None:
+        return None
+    paths = tuple(_folder(f) for f in files)
+    if any(p is None or not p.endswith(".py") for p in paths) or len(set(paths)) != len(paths):
+        return None
+    return paths  # type: ignore[return-value]
 
 
 def _positive_number(value: Any) -> float | None:
@@ -215,6 +231,18 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
         '{ key = "NAME" } or { label = "NAME" }',
         "where a source page gives the date it was ingested (for KB304)",
     ),
+    "rules": (
+        "rules",
+        _rule_files,
+        "a list of .py files in the repository",
+        "the project's own rules (see docs/rules.md)",
+    ),
+    "rule-timeout": (
+        "rule_timeout",
+        _positive_number,
+        "seconds > 0",
+        "time one project rule may take on one page",
+    ),
 }
 
 
@@ -263,7 +291,8 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
             values[name] = converted
     for key in ("severity", "ignore"):
         for code in values.get(key, ()):
-            if not any(rule.startswith(code) for rule in RULES):
+            # A code outside KB may be a project rule's, known only once the rules are loaded.
+            if code.upper().startswith("KB") and not any(rule.startswith(code) for rule in RULES):
                 problems.append(f"{where}: {key}: no diagnostic code matches '{code}'")
     folders = values.pop("wiki", (Config.wiki,))
     values["wiki"], values["wiki_more"] = folders[0], folders[1:]

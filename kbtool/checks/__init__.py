@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import files, frontmatter, graph, links, stale
 from kbtool.checks.graph import Graph, TableGraph, link_table
+from kbtool.checks.project import project_diagnostics
+from kbtool.checks.project_load import project_rules
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.wiki import Wiki
 
@@ -99,5 +101,7 @@ def run_checks(
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
     found = page_diagnostics(wiki, enabled, progress)
+    rules = project_rules(wiki.config)
+    found += project_diagnostics(wiki, rules, enabled) + list(rules.problems)
     found += graph_diagnostics(TableGraph(link_table(wiki)), wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from kbtool.codes import RULES
+from kbtool.codes import all_rules
 from kbtool.commands import (
     add_jobs_argument,
     add_statistics_argument,
@@ -52,8 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _codes(values: list[str], option: str) -> list[str]:
     codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+    known = all_rules()  # with the project's, loaded before
     for code in codes:  # A typo must not select nothing and pass.
-        if not any(rule.startswith(code) for rule in RULES):
+        if not any(rule.startswith(code) for rule in known):
             raise UsageError(f"{option}: no diagnostic code matches '{code}'")
     return codes
 
@@ -77,6 +78,9 @@ def run(args: argparse.Namespace) -> int:
     refuse_statistics_format(args)
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
+    from kbtool.checks.project_load import project_rules
+
+    project_rules(config)  # their codes, for --select and --ignore
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     timings = Timings()
     snapshot = scan(config, trust=not args.no_cache)
