@@ -96,7 +96,11 @@ _RULES = [
     Rule("KB602", "error", "project rule raised an exception on a page"),
     Rule("KB603", "error", "project rule ran past its time limit (`rule-timeout`)"),
     Rule("KB604", "error", "project rule returned something that is not a list of findings"),
-    Rule("KB605", "error", "project rule's code is malformed or clashes with another code"),
+    Rule(
+        "KB605",
+        "error",
+        "project rule's code is malformed or taken, or a configured code matches no rule",
+    ),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

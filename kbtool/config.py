@@ -246,6 +246,17 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
 }
 
 
+def _may_be_a_project_code(code: str, values: dict[str, Any]) -> bool:
+    """Whether ``code`` may be a project rule's: outside KB, and the project has rules."""
+    if code.upper().startswith("KB") or "KB".startswith(code.upper()):
+        return False
+    if values.get("rules"):
+        return True
+    from importlib.metadata import entry_points
+
+    return bool(entry_points(group="kbtool.rules"))
+
+
 def find_root(start: Path) -> Path:
     """The nearest folder at or above ``start`` with a ``pyproject.toml``; else ``start``."""
     start = start.resolve()
@@ -291,8 +302,11 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
             values[name] = converted
     for key in ("severity", "ignore"):
         for code in values.get(key, ()):
-            # A code outside KB may be a project rule's, known only once the rules are loaded.
-            if code.upper().startswith("KB") and not any(rule.startswith(code) for rule in RULES):
+            # A code outside KB may be a project rule's, known once the rules are loaded (a
+            # code no rule has is a KB605 then).
+            if _may_be_a_project_code(code, values):
+                continue
+            if not any(rule.startswith(code) for rule in RULES):
                 problems.append(f"{where}: {key}: no diagnostic code matches '{code}'")
     folders = values.pop("wiki", (Config.wiki,))
     values["wiki"], values["wiki_more"] = folders[0], folders[1:]

@@ -37,6 +37,8 @@ VALID: dict[str, Any] = {
     "base-url": "https://example.com/wiki/",
     "search": False,
     "source-date": {"label": "入库日期"},
+    "rules": ["wiki_rules.py", "tools/more_rules.py"],
+    "rule-timeout": 0.5,
 }
 
 #: A wrong value for every key.
@@ -65,6 +67,8 @@ WRONG: dict[str, Any] = {
     "base-url": 5,
     "search": "no",
     "source-date": {"column": "ingested"},
+    "rules": ["../outside.py"],
+    "rule-timeout": -1,
 }
 
 

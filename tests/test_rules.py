@@ -117,6 +117,11 @@ def test_severity_ignore_and_select_take_project_codes(wiki: Path, run_kbtool):
     assert result.lines[:-1] == ["wiki/a.md:9:1: WIKI010 error TODO left in the page"]
     assert run_kbtool("-C", wiki, "check", "--select", "WIKI011", "--ignore", "WIKI011").code == 0
     assert run_kbtool("-C", wiki, "check", "--select", "WIKX").code == 2  # a typo selects nothing
+    pyproject.write_text(pyproject.read_text().replace("ignore = [", 'ignore = ["WIKX", '))
+    result = run_kbtool("-C", wiki, "check", "--select", "KB605")
+    assert result.lines[0] == (
+        "pyproject.toml:1:1: KB605 error ignore: no project rule's code matches 'WIKX'"
+    )
     pyproject.write_text(pyproject.read_text().replace("WIKI010", "WIKI"))
     assert run_kbtool("-C", wiki, "check", "--select", "WIKI010").code == 1
 

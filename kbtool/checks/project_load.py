@@ -61,7 +61,19 @@ def project_rules(config: Config) -> ProjectRules:
         _loaded[key] = _load(config, files, points, digest)
     found = _loaded[key]
     register_project_rules([Rule(r.code, r.severity, r.summary) for r in found.rules])
-    return replace(found, timeout=config.rule_timeout)
+    problems = found.problems + tuple(_unknown_codes(config, found.rules))
+    return replace(found, timeout=config.rule_timeout, problems=problems)
+
+
+def _unknown_codes(config: Config, rules: tuple[RuleSpec, ...]) -> Iterable[Diagnostic]:
+    """A KB605 for each code outside KB in ``severity`` or ``ignore`` that no rule has (the
+    configuration lets them through: only the loaded rules know their codes)."""
+    for key, codes in (("severity", tuple(config.severity)), ("ignore", config.ignore)):
+        for code in codes:
+            taken = code.upper().startswith("KB") or "KB".startswith(code.upper())
+            if not taken and not any(spec.code.startswith(code) for spec in rules):
+                message = f"{key}: no project rule's code matches '{code}'"
+                yield _problem("KB605", "pyproject.toml", 1, message)
 
 
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
