@@ -360,3 +360,26 @@ def test_kbtool_rules_is_importable_as_documented():
     from kbtool import rules
 
     assert {"rule", "Finding", "Edit", "RulePage", "FactsView", "OtherPage"} <= set(rules.__all__)
+
+
+def test_rules_in_the_check_workers_of_a_cold_check(tmp_path: Path, run_kbtool):
+    """Enough pages that a cold check forks its workers: the rules and their time limit work
+    there as in the process itself, and the result is the one-process check's."""
+    rules = (
+        "from kbtool.rules import Finding, rule\n\n"
+        '@rule("WIKI050", "warning", "loops on page 7, flags page 9")\n'
+        "def odd(page):\n"
+        '    while page.path.endswith("p0007.md"):\n'
+        "        pass\n"
+        '    return [Finding("nine", 1)] if page.path.endswith("p0009.md") else []\n'
+    )
+    files = {f"wiki/p{i:04d}.md": _page(f"# P{i}\n") for i in range(600)}
+    root = _project(tmp_path / "repo", rules, files, extra="rule-timeout = 0.3\n")
+    workers = run_kbtool("-C", root, "check", "-j", "2", "--select", "WIKI,KB6")
+    assert workers.lines[:-1] == [
+        "wiki/p0007.md:1:1: KB603 error project rule WIKI050 (odd, wiki_rules.py) ran past its "
+        "time limit (0.3 s) on wiki/p0007.md",
+        "wiki/p0009.md:1:1: WIKI050 warning nine",
+    ]
+    alone = run_kbtool("-C", root, "check", "-j", "1", "--no-cache", "--select", "WIKI,KB6")
+    assert alone.lines[:-1] == workers.lines[:-1]

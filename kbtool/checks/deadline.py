@@ -36,6 +36,8 @@ _deadlines: dict[int, tuple[float, int]] = {}
 _fired: dict[int, float] = {}
 _AGAIN = 0.5
 _watchdog_pid: int | None = None
+#: when the watchdog looks next (monotonic clock)
+_next_look = float("inf")
 _tokens = iter(range(1, 2**62))
 
 
@@ -46,6 +48,7 @@ def _set_async(thread: int, exception: type[BaseException] | None) -> None:
 
 
 def _watch() -> None:
+    global _next_look
     with _lock:
         while True:
             now = time.monotonic()
@@ -55,16 +58,33 @@ def _watch() -> None:
                     _set_async(thread, PastDeadline)
             if _deadlines:
                 soonest = min(deadline for deadline, _ in _deadlines.values())
-                _wake.wait(min(max(_TICK, soonest - now), 1.0))
+                wait = min(max(_TICK, soonest - now), 1.0)
+                _next_look = now + wait
+                _wake.wait(wait)
             else:
+                _next_look = float("inf")
                 _wake.wait()
+
+
+def _after_fork() -> None:
+    """A forked worker starts afresh: the watchdog did not come along, and its lock may have
+    been held when the process forked."""
+    global _lock, _wake, _watchdog_pid, _next_look
+    _lock = threading.Lock()
+    _wake = threading.Condition(_lock)
+    _deadlines.clear()
+    _fired.clear()
+    _watchdog_pid, _next_look = None, float("inf")
+
+
+os.register_at_fork(after_in_child=_after_fork)
 
 
 def _ensure_watchdog() -> None:
     """Start the process's watchdog (again, in a forked worker: threads do not survive)."""
-    global _watchdog_pid
+    global _watchdog_pid, _next_look
     if _watchdog_pid != os.getpid():
-        _watchdog_pid = os.getpid()
+        _watchdog_pid, _next_look = os.getpid(), float("inf")
         threading.Thread(target=_watch, name="kbtool-deadline", daemon=True).start()
 
 
@@ -75,8 +95,10 @@ def call_within(seconds: float, function: Callable[[], T]) -> T:
         _ensure_watchdog()
         token = next(_tokens)
         outer = _deadlines.get(thread)
-        _deadlines[thread] = (time.monotonic() + seconds, token)
-        _wake.notify()
+        ends = time.monotonic() + seconds
+        _deadlines[thread] = (ends, token)
+        if ends < _next_look:  # the watchdog would look too late (seldom: it sleeps till the next)
+            _wake.notify()
     late = False
     try:
         return function()

@@ -76,8 +76,18 @@ def _unknown_codes(config: Config, rules: tuple[RuleSpec, ...]) -> Iterable[Diag
                 yield _problem("KB605", "pyproject.toml", 1, message)
 
 
+_points: dict[tuple[str, ...], list[importlib.metadata.EntryPoint]] = {}
+
+
 def _entry_points() -> list[importlib.metadata.EntryPoint]:
-    return sorted(importlib.metadata.entry_points(group=GROUP), key=lambda p: (p.name, p.value))
+    """The group's entry points, looked up once per ``sys.path`` (a language server sees a
+    package installed while it runs after a restart)."""
+    key = tuple(sys.path)
+    if key not in _points:
+        _points.clear()
+        found = importlib.metadata.entry_points(group=GROUP)
+        _points[key] = sorted(found, key=lambda p: (p.name, p.value))
+    return _points[key]
 
 
 def _digest(root: Path, files: list[tuple[str, Path]], points: list[Any]) -> str:
