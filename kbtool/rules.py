@@ -120,7 +120,7 @@ class OtherPage:
 class _Reader(Protocol):
     def read_fact(self, reader: str, name: str) -> None: ...
     def other(self, path: str) -> OtherPage | None: ...
-    def paths_with(self, name: str) -> tuple[str, ...]: ...
+    def pages_with(self, name: str) -> tuple[OtherPage, ...]: ...
 
 
 @dataclass(frozen=True)
@@ -151,8 +151,7 @@ class FactsView:
 
     def _many(self, name: str) -> list[OtherPage]:
         self._source.read_fact(self.reader, name)
-        found = (self._source.other(p) for p in self._source.paths_with(name) if p != self.reader)
-        return [page for page in found if page is not None]
+        return [page for page in self._source.pages_with(name) if page.path != self.reader]
 
 
 RuleFunction = Callable[..., Iterable[Finding]]

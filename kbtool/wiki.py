@@ -218,6 +218,11 @@ class Wiki:
         self._read(reader, f"folder:{folder}")
         return self.by_folder.get(folder, {}), self.by_folder_start.get((folder, start), [])
 
+    def shared(self, name: str, make: Callable[[], _T]) -> _T:
+        """``make()``, made once for this wiki and the wikis that share its indexes (valid
+        only for a value that depends on the pages' facts alone)."""
+        return self._made(f"shared:{name}", make)
+
     def _made(self, name: str, make: Callable[[], _T]) -> _T:
         if name not in self._indexes:
             self._indexes[name] = make()

@@ -38,9 +38,12 @@ ABSOLUTE = re.compile(r"state[- ]of[- ]the[- ]art|\bSOTA\b|最新|当前最强|�
 
 @rule("WIKI002", "warning", "an absolute claim in a page older than pages on its topics", "facts")
 def stale_absolute_claims(page: RulePage, facts: FactsView) -> Iterator[Finding]:
-    """"State of the art", 最新, 当前最强 in a page whose ``updated`` is older than another
+    """ "State of the art", 最新, 当前最强 in a page whose ``updated`` is older than another
     page sharing one of its tags: the newer page may have overtaken the claim."""
     if page.kind != "wiki" or not page.updated:
+        return
+    claims = [(n, m) for n, text in page.lines() for m in ABSOLUTE.finditer(text)]
+    if not claims:  # asked nothing of other pages: edits to them never check this one again
         return
     newer = [
         (other.updated, other.path, tag)
@@ -51,11 +54,10 @@ def stale_absolute_claims(page: RulePage, facts: FactsView) -> Iterator[Finding]
     if not newer:
         return
     updated, path, tag = max(newer)
-    for number, text in page.lines():
-        for match in ABSOLUTE.finditer(text):
-            yield Finding(
-                f"'{match.group()}' in a page updated {page.updated}; {path} (tag '{tag}') "
-                f"is newer ({updated}): is it still so?",
-                number,
-                match.start() + 1,
-            )
+    for number, match in claims:
+        yield Finding(
+            f"'{match.group()}' in a page updated {page.updated}; {path} (tag '{tag}') "
+            f"is newer ({updated}): is it still so?",
+            number,
+            match.start() + 1,
+        )

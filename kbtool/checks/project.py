@@ -45,19 +45,29 @@ class _Facts:
 
     def __init__(self, wiki: Wiki) -> None:
         self._wiki = wiki
+        # made once for the wiki, not for each share of its pages a worker checks
+        self._others: dict[str, OtherPage | None] = wiki.shared("rule others", dict)
+        self._with: dict[str, tuple[OtherPage, ...]] = wiki.shared("rule pages with", dict)
 
     def read_fact(self, reader: str, name: str) -> None:
         self._wiki.read_fact(reader, name)
 
     def other(self, path: str) -> OtherPage | None:
-        page = self._wiki.pages.get(path)
-        basics = self._wiki.basics_of(path)
-        if page is None or basics is None:
-            return None
-        return OtherPage(path, page.kind, page.title, basics.type, basics.tags, basics.updated)
+        if path not in self._others:
+            page = self._wiki.pages.get(path)
+            basics = self._wiki.basics_of(path)
+            self._others[path] = (
+                None
+                if page is None or basics is None
+                else OtherPage(path, page.kind, page.title, *basics)
+            )
+        return self._others[path]
 
-    def paths_with(self, name: str) -> tuple[str, ...]:
-        return self._wiki.paths_with(name)
+    def pages_with(self, name: str) -> tuple[OtherPage, ...]:
+        if name not in self._with:
+            found = (self.other(path) for path in self._wiki.paths_with(name))
+            self._with[name] = tuple(page for page in found if page is not None)
+        return self._with[name]
 
 
 def project_diagnostics(
