@@ -163,8 +163,8 @@ def _load(
     for name in _imported:
         sys.modules.pop(name, None)  # a helper the rule files import may have changed too
     _imported.clear()
-    for name, path in files:
-        module, problem = _import_file(config.root, name, path)
+    for index, (name, path) in enumerate(files):
+        module, problem = _import_file(config.root, name, path, index)
         if problem is not None:
             problems.append(problem)
         if module is not None:
@@ -184,11 +184,13 @@ def _load(
     return ProjectRules(tuple(valid), tuple(problems + bad), digest)
 
 
-def _import_file(root: Path, name: str, path: Path) -> tuple[ModuleType | None, Diagnostic | None]:
+def _import_file(
+    root: Path, name: str, path: Path, index: int
+) -> tuple[ModuleType | None, Diagnostic | None]:
     if not path.is_file():
         message = f"rules: '{name}' does not exist"
         return None, _problem("KB601", "pyproject.toml", 1, message)
-    module_name = "kbtool_project_rules_" + re.sub(r"\W", "_", name.removesuffix(".py"))
+    module_name = f"kbtool_project_rules_{index}_" + re.sub(r"\W", "_", name.removesuffix(".py"))
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
         return None, _problem("KB601", name, 1, f"rules: '{name}' cannot be imported")
@@ -226,11 +228,11 @@ def _rules_in(loaded: Any, origin: str) -> list[RuleSpec]:
         items = loaded
     else:
         items = [loaded]
-    found = []
+    found: list[RuleSpec] = []
     for item in items:
         spec = getattr(item, "kbtool_rule", None)
-        if isinstance(spec, RuleSpec):
-            found.append(replace(spec, origin=origin))
+        if isinstance(spec, RuleSpec) and not any(f.function is item for f in found):
+            found.append(replace(spec, origin=origin))  # (a rule bound to two names: once)
     return found
 
 
