@@ -383,3 +383,12 @@ def test_rules_in_the_check_workers_of_a_cold_check(tmp_path: Path, run_kbtool):
     ]
     alone = run_kbtool("-C", root, "check", "-j", "1", "--no-cache", "--select", "WIKI,KB6")
     assert alone.lines[:-1] == workers.lines[:-1]
+
+
+def test_a_rule_file_that_cannot_be_loaded_is_reported_whatever_pages_are_asked_for(
+    tmp_path: Path, run_kbtool
+):
+    root = _project(tmp_path / "repo", "raise ImportError('nope')\n", {"wiki/a.md": _page("# A\n")})
+    result = run_kbtool("-C", root, "check", root / "wiki/a.md")  # as pre-commit asks
+    assert result.code == 1
+    assert any(line.startswith("wiki_rules.py:1:1: KB601 error") for line in result.lines)

@@ -15,12 +15,15 @@ from kbtool.commands import (
     load_project_config,
     refuse_statistics_format,
 )
-from kbtool.diagnostics import Diagnostic, filter_diagnostics, summarize
+from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key, summarize
 from kbtool.errors import UsageError
 from kbtool.report import FORMATS
 from kbtool.stages.scan import Snapshot, scan, scanning_again
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
+
+#: The project rules' loading problems: at a rule file or pyproject.toml, not at a page.
+_LOADING = ("KB601", "KB605")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -114,6 +117,12 @@ def run(args: argparse.Namespace) -> int:
     checking.close()
     timings.lap("check")
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
+    if paths:  # a broken rule file is the whole run's problem, whichever pages are asked for
+        loading = [d for d in everything if d.code in _LOADING]
+        diagnostics = sorted(
+            set(diagnostics) | set(filter_diagnostics(loading, config, select, ignore)),
+            key=sort_key,
+        )
     checked = sum(
         1
         for f, _ in snapshot.files
