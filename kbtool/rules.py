@@ -190,6 +190,6 @@ def rule(
     return declare
 
 
-def frozen_meta(meta: Mapping[str, Any]) -> Mapping[str, Any]:
+def frozen_meta(meta: dict[str, Any]) -> Mapping[str, Any]:
     """A read-only view of frontmatter data (a rule may not change the page it reads)."""
-    return MappingProxyType(dict(meta))
+    return MappingProxyType(meta)

@@ -33,14 +33,16 @@ def concept_opens_with_definition(page: RulePage) -> Iterator[Finding]:
 
 
 #: Claims that are true on the day they are written and go stale.
-ABSOLUTE = re.compile(r"state[- ]of[- ]the[- ]art|\bSOTA\b|最新|当前最强|目前最好", re.IGNORECASE)
+ABSOLUTE = re.compile(r"[Ss]tate[- ]of[- ]the[- ]art|\bSOTA\b|最新|当前最强|目前最好")
+#: What each claim holds, for a test far cheaper than the expression (it runs on every page).
+_CUES = ("of the art", "of-the-art", "SOTA", "最新", "当前最强", "目前最好")
 
 
 @rule("WIKI002", "warning", "an absolute claim in a page older than pages on its topics", "facts")
 def stale_absolute_claims(page: RulePage, facts: FactsView) -> Iterator[Finding]:
     """ "State of the art", 最新, 当前最强 in a page whose ``updated`` is older than another
     page sharing one of its tags: the newer page may have overtaken the claim."""
-    if page.kind != "wiki" or not page.updated:
+    if page.kind != "wiki" or not page.updated or not any(c in page.text for c in _CUES):
         return
     claims = [(n, m) for n, text in page.lines() for m in ABSOLUTE.finditer(text)]
     if not claims:  # asked nothing of other pages: edits to them never check this one again
