@@ -108,3 +108,15 @@ async def test_a_rule_that_raises_or_loops_is_a_diagnostic_and_the_server_lives(
     _type(client, page, HEAD + "# A\n\nfine again\n", 3)
     found = await _diagnostics(client, page, lambda found: not _codes(found) & {"KB602", "KB603"})
     assert "WIKI030" not in _codes(found)
+
+
+async def test_a_rule_file_that_cannot_be_loaded_is_reported_on_the_file(client: Client):
+    root: Path = client.root  # type: ignore[attr-defined]
+    (root / "wiki_rules.py").write_text(RULES + "\n1 / 0\n")
+    page = uri(root, "wiki/a.md")
+    _open(client, page, HEAD + "# A\n\nTODO\n")
+    found = await _diagnostics(client, uri(root, "wiki_rules.py"), lambda found: bool(found))
+    assert [d.code for d in found] == ["KB601"] and "ZeroDivisionError" in found[0].message
+    assert found[0].range.start.line == RULES.count("\n") + 1  # the line that raised
+    page_found = await _diagnostics(client, page, lambda found: True)
+    assert "WIKI030" not in _codes(page_found)  # no rule of the file runs
