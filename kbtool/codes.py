@@ -105,7 +105,7 @@ _RULES = [
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
 
-#: The codes of the project's rules loaded last (see :mod:`kbtool.checks.project_load`).
+#: The codes of the project's rules loaded last (see :mod:`kbtool.rule_loader`).
 _PROJECT: dict[str, Rule] = {}
 
 

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterable, Iterator
 from kbtool.checks import files, frontmatter, graph, links, stale
 from kbtool.checks.graph import Graph, TableGraph, link_table
 from kbtool.checks.project import project_diagnostics
-from kbtool.checks.project_load import project_rules
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
+from kbtool.rule_loader import project_rules
 from kbtool.wiki import Wiki
 
 __all__ = ["CHECKS", "GRAPH_CHECKS", "filter_diagnostics", "run_checks"]

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from kbtool.checks.deadline import PastDeadline, call_within
-from kbtool.checks.project_load import ProjectRules
 from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.rule_loader import ProjectRules
 from kbtool.rules import (
     Edit,
     FactsView,

@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     refuse_statistics_format(args)
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
-    from kbtool.checks.project_load import project_rules
+    from kbtool.rule_loader import project_rules
 
     project_rules(config)  # their codes, for --select and --ignore
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")

@@ -24,11 +24,11 @@ from typing import Any
 
 from kbtool.checks import GRAPH_CHECKS, Enabled, graph_rule_diagnostics, unreadable_diagnostics
 from kbtool.checks.graph import PageLinks
-from kbtool.checks.project_load import ProjectRules, project_rules
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
 from kbtool.reuse.values import WHOLE
+from kbtool.rule_loader import ProjectRules, project_rules
 from kbtool.stages.facts import Facts, decode_facts, encode_facts
 from kbtool.stages.load import counting, load_pages
 from kbtool.stages.page_checks import check_pages

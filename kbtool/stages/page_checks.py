@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from kbtool.checks import Enabled, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links
 from kbtool.checks.project import Read, project_diagnostics
-from kbtool.checks.project_load import ProjectRules
 from kbtool.diagnostics import Diagnostic
+from kbtool.rule_loader import ProjectRules
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.workers import chunked
 from kbtool.store.records import CHECK

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from kbtool.checks.project_load import project_rules
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.vendored import VENDOR_DIR
+from kbtool.rule_loader import project_rules
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.run import Run
 from kbtool.store.records import STAT, UNCHANGED
