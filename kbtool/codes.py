@@ -1,7 +1,12 @@
 """Every diagnostic code: its default severity and what it means. This table is the docs.
 
 Codes are stable. KB0xx files, KB1xx frontmatter, KB2xx links and anchors, KB3xx graph,
-KB4xx cells, KB5xx build. A new rule is a row here, a check function and a fixture.
+KB4xx cells, KB5xx build, KB6xx the project's own rules (loading and running them). A new
+rule is a row here, a check function and a fixture.
+
+A project's rules (:mod:`kbtool.rules`) add their own codes, outside ``KB``: they are
+registered here when loaded (:func:`register_project_rules`), so that every table of codes
+(severities, ``--statistics``, SARIF) shows them as it shows a built-in one.
 """
 
 from __future__ import annotations
@@ -92,6 +97,35 @@ _RULES = [
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
     Rule("KB502", "error", "page cannot be rendered: kbtool's renderer failed (please report it)"),
     Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
+    # Project rules
+    Rule("KB601", "error", "project rule cannot be loaded (file, import or entry point)"),
+    Rule("KB602", "error", "project rule raised an exception on a page"),
+    Rule("KB603", "error", "project rule ran past its time limit (`rule-timeout`)"),
+    Rule("KB604", "error", "project rule returned something that is not a list of findings"),
+    Rule(
+        "KB605",
+        "error",
+        "project rule's code is malformed or taken, or a configured code matches no rule",
+    ),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}
+
+#: The codes of the project's rules loaded last (see :mod:`kbtool.rule_loader`).
+_PROJECT: dict[str, Rule] = {}
+
+
+def register_project_rules(rules: list[Rule]) -> None:
+    """Make ``rules`` the project's codes (replacing those registered before)."""
+    _PROJECT.clear()
+    _PROJECT.update((rule.code, rule) for rule in rules)
+
+
+def rule_of(code: str) -> Rule | None:
+    """The row of a built-in or a project code; None for a code nobody declared."""
+    return RULES.get(code) or _PROJECT.get(code)
+
+
+def all_rules() -> dict[str, Rule]:
+    """Every code: the built-in ones, then the project's."""
+    return {**RULES, **_PROJECT}

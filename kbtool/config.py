@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from kbtool.codes import RULES
+from kbtool.codes import RULES, rule_of
 from kbtool.errors import ConfigError
 
 DEFAULT_TYPES = ("concept", "method", "entity", "overview", "query", "task", "comparison")
@@ -56,6 +56,10 @@ class Config:
     source_date: tuple[str, str] | None = None
     #: KB308: the resemblance of two bodies (0-1) from which they are nearly the same
     duplicate_threshold: float = 0.8
+    #: The project's own rules: Python files in the repository (`wiki_rules.py`).
+    rules: tuple[str, ...] = ()
+    #: Seconds one project rule may take on one page.
+    rule_timeout: float = 2.0
 
     @property
     def wiki_folders(self) -> tuple[str, ...]:
@@ -79,7 +83,8 @@ class Config:
         for end in range(len(code), 0, -1):
             if code[:end] in self.severity:
                 return self.severity[code[:end]]
-        return RULES[code].severity if code in RULES else "error"
+        rule = rule_of(code)
+        return rule.severity if rule is not None else "error"
 
     def fingerprint(self) -> str:
         """A hash of every setting, for caches that depend on the configuration."""
@@ -125,6 +130,17 @@ def _str_list(value: Any) -> tuple[str, ...] | None:
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return tuple(value)
     return None
+
+
+def _rule_files(value: Any) -> tuple[str, ...] | None:
+    """Python files inside the repository, each at most once."""
+    files = _str_list(value)
+    if files is None:
+        return None
+    paths = tuple(_folder(f) for f in files)
+    if any(p is None or not p.endswith(".py") for p in paths) or len(set(paths)) != len(paths):
+        return None
+    return paths  # type: ignore[return-value]
 
 
 def _positive_number(value: Any) -> float | None:
@@ -228,7 +244,30 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
         "a number > 0 and <= 1",
         "KB308: the share of alike sentences from which two bodies are nearly the same",
     ),
+    "rules": (
+        "rules",
+        _rule_files,
+        "a list of .py files in the repository",
+        "the project's own rules (see docs/rules.md)",
+    ),
+    "rule-timeout": (
+        "rule_timeout",
+        _positive_number,
+        "seconds > 0",
+        "time one project rule may take on one page",
+    ),
 }
+
+
+def _may_be_a_project_code(code: str, values: dict[str, Any]) -> bool:
+    """Whether ``code`` may be a project rule's: outside KB, and the project has rules."""
+    if code.upper().startswith("KB") or "KB".startswith(code.upper()):
+        return False
+    if values.get("rules"):
+        return True
+    from importlib.metadata import entry_points
+
+    return bool(entry_points(group="kbtool.rules"))
 
 
 def find_root(start: Path) -> Path:
@@ -276,6 +315,10 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
             values[name] = converted
     for key in ("severity", "ignore"):
         for code in values.get(key, ()):
+            # A code outside KB may be a project rule's, known once the rules are loaded (a
+            # code no rule has is a KB605 then).
+            if _may_be_a_project_code(code, values):
+                continue
             if not any(rule.startswith(code) for rule in RULES):
                 problems.append(f"{where}: {key}: no diagnostic code matches '{code}'")
     folders = values.pop("wiki", (Config.wiki,))

@@ -38,7 +38,14 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "rules",
         "the checks, running cells, diagnostics' and the graph's output formats, link edits",
-        ("kbtool.checks", "kbtool.execute", "kbtool.report", "kbtool.edits"),
+        (
+            "kbtool.checks",
+            "kbtool.rules",
+            "kbtool.rule_loader",
+            "kbtool.execute",
+            "kbtool.report",
+            "kbtool.edits",
+        ),
     ),
     (
         "wiki",

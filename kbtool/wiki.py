@@ -21,6 +21,7 @@ from urllib.parse import unquote
 from kbtool.config import Config
 from kbtool.discover import Unreadable
 from kbtool.model import Link, LinkKind, Page
+from kbtool.parse.fields import page_type, tags_of
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
@@ -95,6 +96,24 @@ def stat_target(root: str, path: str) -> Status:
     return Status.OK if os.path.exists(real) else Status.MISSING
 
 
+class Basics(NamedTuple):
+    """What a project rule may read of another page beyond its title: its frontmatter's
+    basics."""
+
+    type: str
+    tags: tuple[str, ...]
+    #: ``updated`` as an ISO date, or ""
+    updated: str
+
+    @classmethod
+    def of(cls, page: Page) -> Basics:
+        value = page.meta.get("updated")
+        updated = value.isoformat() if isinstance(value, date) else ""
+        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
+            updated = value.strip()
+        return cls(page_type(page), tags_of(page), updated)
+
+
 #: An index that resolution builds from the pages' paths, kinds, titles and slugs.
 _T = TypeVar("_T")
 
@@ -113,6 +132,9 @@ class Wiki:
     #: The date each source page was ingested (``source-date``), for the sources that are not
     #: checked; None: read from the checked pages' files.
     ingested: dict[str, date] | None = None
+    #: Each page's type, tags and `updated`, for the pages that are stand-ins (the project
+    #: rules read them); None: read from the pages.
+    basics: Mapping[str, Basics] | None = None
     _stats_seen: dict[str, Status] = field(default_factory=dict, repr=False)
     # (folder, raw target) -> (status, path, anchor): pages of one folder share most targets.
     _resolved_paths: dict[tuple[str, str], tuple[Status, str | None, str | None]] = field(
@@ -155,6 +177,32 @@ class Wiki:
         what an incremental check compares to know whether to check the page again."""
         return set(self._reads.get(path, ()))
 
+    def read_fact(self, reader: str, name: str) -> None:
+        """Record that a check of ``reader`` read the fact ``name`` (a project rule's
+        ``page:``, ``tag:`` or ``type:``)."""
+        self._read(reader, name)
+
+    def basics_of(self, path: str) -> Basics | None:
+        """The type, tags and `updated` of the page at ``path`` (None: no such page)."""
+        page = self.pages.get(path)
+        if page is None:
+            return None
+        if self.basics is not None and path in self.basics:
+            return self.basics[path]
+        return Basics.of(page)
+
+    def paths_with(self, name: str) -> tuple[str, ...]:
+        """The pages with the basic ``name``: ``tag:T`` (tagged T) or ``type:T``, by path."""
+        return self._made("by_basic", self._by_basic).get(name, ())
+
+    def _by_basic(self) -> dict[str, tuple[str, ...]]:
+        index: dict[str, list[str]] = {}
+        for path in self.pages:
+            basics = self.basics_of(path)
+            for name in basic_names(basics) if basics else ():
+                index.setdefault(name, []).append(path)
+        return {name: tuple(paths) for name, paths in index.items()}
+
     def pages_with_stem(self, reader: str, stem: str) -> list[Page]:
         """The pages whose file name (without ``.md``) is ``stem``, in any case."""
         self._read(reader, f"stem:{stem.lower()}")
@@ -178,6 +226,11 @@ class Wiki:
             return Status.OK
         self._read(reader, f"path:{path}", f"stat:{path}")
         return self._stat(path)
+
+    def shared(self, name: str, make: Callable[[], _T]) -> _T:
+        """``make()``, made once for this wiki and the wikis that share its indexes (valid
+        only for a value that depends on the pages' facts alone)."""
+        return self._made(f"shared:{name}", make)
 
     def _made(self, name: str, make: Callable[[], _T]) -> _T:
         if name not in self._indexes:
@@ -313,3 +366,8 @@ class Wiki:
             paths = tuple(sorted(p.path for p in matches))
             return Target(Status.AMBIGUOUS, matches[0].path, anchor_text, matches[0], paths)
         return Target(Status.OK, matches[0].path, anchor_text, matches[0])
+
+
+def basic_names(basics: Basics) -> set[str]:
+    """The fact names a page's basics answer (besides ``page:PATH``)."""
+    return {f"type:{basics.type}", *(f"tag:{tag}" for tag in basics.tags)}

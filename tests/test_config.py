@@ -38,6 +38,8 @@ VALID: dict[str, Any] = {
     "search": False,
     "source-date": {"label": "入库日期"},
     "duplicate-threshold": 0.9,
+    "rules": ["wiki_rules.py", "tools/more_rules.py"],
+    "rule-timeout": 0.5,
 }
 
 #: A wrong value for every key.
@@ -67,6 +69,8 @@ WRONG: dict[str, Any] = {
     "search": "no",
     "source-date": {"column": "ingested"},
     "duplicate-threshold": 1.5,
+    "rules": ["../outside.py"],
+    "rule-timeout": -1,
 }
 
 

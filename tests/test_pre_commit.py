@@ -99,3 +99,55 @@ def test_the_hooks_file_names_both_hooks() -> None:
     for hook in hooks:
         assert hook["language"] == "python" and hook["types"] == ["markdown"]
         assert hook["entry"].startswith("kbtool ") and hook.get("pass_filenames", True)
+
+
+RULE = """
+from kbtool.rules import Finding, rule
+
+@rule("WIKI040", "error", "a page says TODO")
+def todo(page):
+    return [Finding("TODO left", n, t.index("TODO") + 1) for n, t in page.lines() if "TODO" in t]
+"""
+
+
+def test_the_check_hook_reports_a_project_rule_on_the_changed_files(tmp_path: Path) -> None:
+    """The kbtool-check hook as this repository declares it, run by pre-commit itself on this
+    environment's kbtool (a local hook: nothing to install), with a rule of the wiki's own."""
+    import yaml
+
+    if shutil.which("git") is None:
+        pytest.skip("needs git")
+    hook = next(
+        h
+        for h in yaml.safe_load((KBTOOL / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+        if h["id"] == "kbtool-check"
+    )
+    kbtool = Path(sys.executable).with_name("kbtool")
+    local = {**hook, "language": "system", "entry": hook["entry"].replace("kbtool", str(kbtool), 1)}
+    root = tmp_path / "wiki-repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "pyproject.toml").write_text(
+        '[tool.kbtool]\nrules = ["wiki_rules.py"]\nignore = ["KB301"]\n', encoding="utf-8"
+    )
+    (root / "wiki_rules.py").write_text(RULE, encoding="utf-8")
+    for name in ("a", "b"):
+        text = PAGE.format(title=name.upper(), related="[]") + "\nTODO: 写完\n"
+        (root / "wiki" / f"{name}.md").write_text(text, encoding="utf-8")
+    config = {"repos": [{"repo": "local", "hooks": [local]}]}
+    (root / ".pre-commit-config.yaml").write_text(yaml.safe_dump(config), encoding="utf-8")
+    _git(root, "init", "-q")
+    _git(root, "add", "-A")
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home")}
+    env.pop("PRE_COMMIT", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "kbtool-check", "--files", "wiki/a.md"],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    out = done.stdout + done.stderr
+    assert done.returncode == 1, out
+    assert "wiki/a.md:9:1: WIKI040 error TODO left" in out
+    assert "wiki/b.md" not in out

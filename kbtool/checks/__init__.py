@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterable, Iterator
 
 from kbtool.checks import code_paths, files, frontmatter, graph, links, stale, upkeep
 from kbtool.checks.graph import Graph, TableGraph, link_table
+from kbtool.checks.project import project_diagnostics
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
+from kbtool.rule_loader import project_rules
 from kbtool.wiki import Wiki
 
 __all__ = ["CHECKS", "GRAPH_CHECKS", "filter_diagnostics", "run_checks"]
@@ -100,6 +102,8 @@ def run_checks(
     select, ignore = tuple(select), tuple(ignore)
     enabled = enabled_codes(wiki.config, select, ignore)
     found = page_diagnostics(wiki, enabled, progress)
+    rules = project_rules(wiki.config)
+    found += project_diagnostics(wiki, rules, enabled) + list(rules.problems)
     found += graph_diagnostics(TableGraph(link_table(wiki)), wiki, enabled)
     found += upkeep.check_upkeep(wiki, enabled)
     return filter_diagnostics(found, wiki.config, select, ignore, paths)

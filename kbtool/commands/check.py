@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from kbtool.codes import RULES
+from kbtool.codes import all_rules
 from kbtool.commands import (
     add_jobs_argument,
     add_statistics_argument,
@@ -15,12 +15,15 @@ from kbtool.commands import (
     load_project_config,
     refuse_statistics_format,
 )
-from kbtool.diagnostics import Diagnostic, filter_diagnostics, summarize
+from kbtool.diagnostics import Diagnostic, filter_diagnostics, sort_key, summarize
 from kbtool.errors import UsageError
 from kbtool.report import FORMATS
 from kbtool.stages.scan import ChangedSinceScan, Snapshot, scan, scanning_again
 from kbtool.store.db import open_store
 from kbtool.timings import Timings
+
+#: The project rules' loading problems: at a rule file or pyproject.toml, not at a page.
+_LOADING = ("KB601", "KB605")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -52,8 +55,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _codes(values: list[str], option: str) -> list[str]:
     codes = [code.strip().upper() for value in values for code in value.split(",") if code.strip()]
+    known = all_rules()  # with the project's, loaded before
     for code in codes:  # A typo must not select nothing and pass.
-        if not any(rule.startswith(code) for rule in RULES):
+        if not any(rule.startswith(code) for rule in known):
             raise UsageError(f"{option}: no diagnostic code matches '{code}'")
     return codes
 
@@ -93,6 +97,9 @@ def run(args: argparse.Namespace) -> int:
     refuse_statistics_format(args)
     config = load_project_config(args)
     paths = [p for p in relative_paths(config.root, args.paths) if p]
+    from kbtool.rule_loader import project_rules
+
+    project_rules(config)  # their codes, for --select and --ignore
     select, ignore = _codes(args.select, "--select"), _codes(args.ignore, "--ignore")
     timings = Timings()
     snapshot = scan(config, trust=not args.no_cache)
@@ -126,6 +133,12 @@ def run(args: argparse.Namespace) -> int:
     checking.close()
     timings.lap("check")
     diagnostics = filter_diagnostics(everything, config, select, ignore, paths)
+    if paths:  # a broken rule file is the whole run's problem, whichever pages are asked for
+        loading = [d for d in everything if d.code in _LOADING]
+        diagnostics = sorted(
+            set(diagnostics) | set(filter_diagnostics(loading, config, select, ignore)),
+            key=sort_key,
+        )
     checked = sum(
         1
         for f, _ in snapshot.files

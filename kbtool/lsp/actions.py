@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from lsprotocol import types
 
 from kbtool.checks.fixes import fix_text, mention_edit
+from kbtool.checks.project import decode_edit
 from kbtool.edits.headings import plan_heading_rename
 from kbtool.edits.moves import MovePlan, plan_move
 from kbtool.lsp.navigate import uri_of
@@ -78,6 +79,9 @@ def code_actions(
     for diagnostic in asked:
         if diagnostic.code == "KB306":
             actions += _mention_action(state, path, lines, diagnostic)
+        rule_fix = _rule_fix(uri, lines, diagnostic)
+        if rule_fix is not None:
+            actions.append(rule_fix)
             continue
         match = _SUGGESTION.search(diagnostic.message)
         if match is None:
@@ -128,6 +132,25 @@ def _mention_action(
             edit=types.WorkspaceEdit(changes={uri_of(state, path): [edit]}),
         )
     ]
+
+
+def _rule_fix(uri: str, lines: Lines, diagnostic: types.Diagnostic) -> types.CodeAction | None:
+    """The edit a project rule offered with its finding, as a quick fix."""
+    data = diagnostic.data
+    edit = decode_edit(data.get("fix")) if isinstance(data, dict) else None
+    if edit is None:
+        return None
+    start, end = lines.position(edit.line, edit.col), lines.position(edit.end_line, edit.end_col)
+    change = types.TextEdit(
+        range=types.Range(types.Position(*start), types.Position(*end)), new_text=edit.new
+    )
+    return types.CodeAction(
+        title=f"{diagnostic.code}: fix",
+        kind=types.CodeActionKind.QuickFix,
+        diagnostics=[diagnostic],
+        is_preferred=True,
+        edit=types.WorkspaceEdit(changes={uri: [change]}),
+    )
 
 
 def _range_text(lines: Lines, where: types.Range) -> str:

@@ -100,6 +100,7 @@ def _diagnostic(d: Diagnostic, page: object, lines: Lines) -> types.Diagnostic:
         severity=_SEVERITY.get(d.severity, types.DiagnosticSeverity.Information),
         code=d.code,
         source="kbtool",
+        data={"fix": d.fix} if d.fix else None,  # a rule's edit, for its quick fix
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from kbtool import __version__
-from kbtool.codes import RULES
+from kbtool.codes import RULES, all_rules
 from kbtool.diagnostics import Diagnostic
 from kbtool.report.view import Report
 
@@ -33,7 +33,10 @@ _ADVICE = {
     "with `[tool.kbtool.severity]`.",
     "KB4": "Fix the page's python cells or their options; `kbtool test PAGE` runs them.",
     "KB5": "The page could not be rendered as written; the site shows it as best it can.",
+    "KB6": "Fix the project's rule (`[tool.kbtool] rules`, or the package that installs it).",
 }
+#: What to do about a finding of one of the project's own rules.
+_PROJECT_ADVICE = "A rule of this project's own; its docstring says more."
 
 
 def repository_prefix(root: Path) -> str:
@@ -52,8 +55,8 @@ def _level(severity: str) -> str:
 
 def _rules() -> list[dict[str, object]]:
     rules: list[dict[str, object]] = []
-    for code, rule in RULES.items():
-        advice = _ADVICE.get(code[:3], "")
+    for code, rule in all_rules().items():
+        advice = _ADVICE.get(code[:3], "") if code in RULES else _PROJECT_ADVICE
         text = f"{rule.summary}. {advice}"
         rules.append(
             {
@@ -61,7 +64,9 @@ def _rules() -> list[dict[str, object]]:
                 "shortDescription": {"text": rule.summary},
                 "fullDescription": {"text": text},
                 "help": {
-                    "text": f"{text} The README's table of diagnostic codes lists every code.",
+                    "text": f"{text} The README's table of diagnostic codes lists every code."
+                    if code in RULES
+                    else text,
                     "markdown": f"**{code}**: {rule.summary}.\n\n{advice}",
                 },
                 "defaultConfiguration": {"level": _level(rule.severity)},

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kbtool.codes import RULES
+from kbtool.codes import rule_of
 from kbtool.diagnostics import Diagnostic
 
 
@@ -37,10 +37,12 @@ def count_codes(diagnostics: Iterable[Diagnostic]) -> list[CodeCount]:
         if severity.get(d.code) != "error":
             severity[d.code] = d.severity
     ordered = sorted(counts.items(), key=lambda item: (-item[1], item[0]))
-    return [
-        CodeCount(code, n, severity[code], RULES[code].summary if code in RULES else "")
-        for code, n in ordered
-    ]
+    return [CodeCount(code, n, severity[code], _meaning(code)) for code, n in ordered]
+
+
+def _meaning(code: str) -> str:
+    rule = rule_of(code)  # a project rule's as a built-in one's
+    return rule.summary if rule is not None else ""
 
 
 def format_statistics(diagnostics: Iterable[Diagnostic]) -> str:

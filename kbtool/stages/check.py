@@ -28,6 +28,7 @@ from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
 from kbtool.model import Page
 from kbtool.reuse.values import WHOLE
+from kbtool.rule_loader import ProjectRules, project_rules
 from kbtool.stages.facts import Facts, decode_facts, encode_facts
 from kbtool.stages.load import counting, load_pages
 from kbtool.stages.page_checks import check_pages
@@ -64,9 +65,10 @@ class CheckRun:
     shown: dict[str, tuple[ShownLink, ...]] = field(default_factory=dict)
 
 
-def _settings_key(config: Config, today: date) -> str:
-    """What every page's check depends on beyond its file: the settings and the date."""
-    text = repr((config.fingerprint(), today.isoformat()))
+def _settings_key(config: Config, today: date, rules: ProjectRules) -> str:
+    """What every page's check depends on beyond its file: the settings, the date and the
+    project's rules (their files, the project modules they import, the entry points)."""
+    text = repr((config.fingerprint(), today.isoformat(), rules.digest))
     return hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
 
 
@@ -90,7 +92,8 @@ def check_wiki(
     ``stats=False``: trust the stored status of the non-page files links lead to (the
     language server, between two keystrokes, when it knows the disk did not change)."""
     config, store, snapshot = run.config, run.store, run.snapshot
-    settings = _settings_key(config, run.today)
+    rules = project_rules(config)
+    settings = _settings_key(config, run.today, rules)
     digests = snapshot.digests()
     with_facts = _with_facts(store) if run.use_store else set()
     old_keys = store.keys(CHECK) if run.use_store else {}
@@ -129,6 +132,7 @@ def check_wiki(
         today=run.today,
         checked=frozenset(stale),
         ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
+        basics={p: f.basics for p, f in facts.items()},
     )
     previous = run.reuse.get(CHECK_WIKI, WHOLE, None)
     run.reuse.put(CHECK_WIKI, WHOLE, None, wiki)
@@ -136,7 +140,7 @@ def check_wiki(
         previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
     enabled = enabled_codes(config, (), ())
     keys = {path: keys_now[path] for path in stale}
-    checked = check_pages(run, wiki, stale, keys, enabled, checking)
+    checked = check_pages(run, wiki, stale, keys, enabled, checking, rules)
     diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
     stored = _stored_diagnostics(run, [p for p in digests if p not in stale], old_keys)
     if stored is None:  # a damaged record (rare): check everything afresh
@@ -153,6 +157,7 @@ def check_wiki(
         return replace(afresh, links_stored=False)
     diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
     diagnostics += upkeep_diagnostics(run, facts, keys_now, enabled)
+    diagnostics += rules.problems
     return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
 
 
@@ -306,8 +311,12 @@ def _changed_facts(
     for path in paths:
         before, after = old.get(path), new.get(path)
         if before != after:
-            names |= before.provided(path) if before else set()
-            names |= after.provided(path) if after else set()
+            # A change of type, tags or `updated` alone concerns only the project rules.
+            links = before is None or after is None or not before.same_links(after)
+            for facts in (before, after):
+                if facts is not None:
+                    names |= facts.provided_basics(path)
+                    names |= facts.provided(path) if links else set()
         if (before is None) != (after is None):
             names.add("stems")  # a page appeared or went: "did you mean" may change
     return names

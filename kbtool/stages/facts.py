@@ -1,7 +1,8 @@
 """A page's facts: what the checks of other pages may read of it (its kind, title, heading
-slugs, ingestion date), and what a build needs of a page it does not read (its type, whether
-it runs cells). A stand-in page made of them answers link resolution as the page would.
-Every run reads every page's facts, so their record is a few strings joined by NUL.
+slugs, ingestion date; for the project's rules, its type, tags and `updated`), and what a
+build needs of a page it does not read (its type, whether it runs cells). A stand-in page
+made of them answers link resolution as the page would. Every run reads every page's facts,
+so their record is a few strings joined by NUL.
 """
 
 from __future__ import annotations
@@ -14,21 +15,25 @@ from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.execute.plan import should_run
 from kbtool.model import Page
-from kbtool.parse.fields import page_type
+from kbtool.wiki import Basics, basic_names
 
 
 @dataclass(frozen=True)
 class Facts:
-    """What the checks of other pages may read of a page; and, not compared (no check reads
-    them), what a build needs of a page it does not read: its type and whether it runs cells."""
+    """What the checks of other pages may read of a page (its type, tags and `updated` only
+    the project's rules read); and, not compared (no check reads it), what a build needs of a
+    page it does not read: whether it runs cells."""
 
     kind: str
     title: str
     slugs: tuple[str, ...]
     #: a source page's ingestion date (``source-date``), ISO, or ""
     ingested: str = ""
-    type: str = field(default="", compare=False)
+    type: str = ""
     runs_cells: bool = field(default=False, compare=False)
+    tags: tuple[str, ...] = ()
+    #: ``updated``, ISO, or ""
+    updated: str = ""
     #: the page's `aliases` (no link resolves by them: read by the upkeep checks only)
     aliases: tuple[str, ...] = field(default=(), compare=False)
 
@@ -39,7 +44,31 @@ class Facts:
         ingested = found.when.isoformat() if found is not None and found.when else ""
         slugs = tuple(sorted(page.slugs))
         runs = should_run(config, page)
-        return cls(page.kind, page.title, slugs, ingested, page_type(page), runs, _aliases(page))
+        basics = Basics.of(page)
+        return cls(
+            page.kind,
+            page.title,
+            slugs,
+            ingested,
+            basics.type,
+            runs,
+            basics.tags,
+            basics.updated,
+            _aliases(page),
+        )
+
+    @property
+    def basics(self) -> Basics:
+        return Basics(self.type, self.tags, self.updated)
+
+    def same_links(self, other: Facts) -> bool:
+        """Whether links to the page resolve the same with ``other`` (all but the basics)."""
+        return (self.kind, self.title, self.slugs, self.ingested) == (
+            other.kind,
+            other.title,
+            other.slugs,
+            other.ingested,
+        )
 
     def shown(self) -> tuple[str, str, str]:
         """What other pages show of this one (its kind, title and type)."""
@@ -59,6 +88,10 @@ class Facts:
             f"folder:{posixpath.dirname(path)}",
         }
 
+    def provided_basics(self, path: str) -> set[str]:
+        """The fact names this page's type, tags and `updated` answer (the project rules')."""
+        return {f"page:{path}", *basic_names(self.basics)}
+
 
 def _aliases(page: Page) -> tuple[str, ...]:
     value = page.meta.get("aliases")
@@ -71,15 +104,20 @@ def decode_facts(data: bytes) -> Facts | None:
     """Facts stored as their fields joined by NUL, which no title or slug holds: every run
     reads the facts of every page, so they must decode fast."""
     try:
-        kind, title, ingested, type_, runs, aliases, *slugs = data.decode("utf-8").split("\x00")
+        kind, title, ingested, type_, runs, tags, updated, aliases, *slugs = data.decode(
+            "utf-8"
+        ).split("\x00")
     except (UnicodeDecodeError, ValueError):
         return None
+    tagged = tuple(tags.split("\x01")) if tags else ()
     names = tuple(aliases.split("\x01")) if aliases else ()
-    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1", names)
+    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1", tagged, updated, names)
 
 
 def encode_facts(facts: Facts) -> bytes:
     runs = "1" if facts.runs_cells else ""
+    tags = "\x01".join(tag.replace("\x00", "").replace("\x01", "") for tag in facts.tags)
     aliases = "\x01".join(a.replace("\x01", "") for a in facts.aliases)
-    fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, aliases, *facts.slugs]
+    fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, tags, facts.updated]
+    fields += [aliases, *facts.slugs]
     return "\x00".join(fields).encode("utf-8")

@@ -10,7 +10,9 @@ from dataclasses import dataclass, field
 
 from kbtool.checks import Enabled, page_diagnostics
 from kbtool.checks.graph import PageLinks, page_links
+from kbtool.checks.project import Read, project_diagnostics
 from kbtool.diagnostics import Diagnostic
+from kbtool.rule_loader import ProjectRules
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.workers import chunked
 from kbtool.store.records import CHECK
@@ -39,14 +41,17 @@ def check_pages(
     keys: dict[str, str],
     enabled: Enabled,
     progress: OnProgress | None,
+    rules: ProjectRules | None = None,
 ) -> Checked:
-    """Run the page checks on the ``stale`` pages of ``wiki`` (``keys``: their records')."""
+    """Run the page checks on the ``stale`` pages of ``wiki`` (``keys``: their records'),
+    and the project's ``rules``."""
     paths = sorted(stale)
+    project = _Project(rules or ProjectRules(), run.snapshot.data)
     if not run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
-        return _check(wiki, paths, keys, enabled, progress if stale else None)[0]
+        return _check(wiki, paths, keys, enabled, progress if stale else None, project)[0]
     chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 32, 256)]
     result = Checked()
-    work = (wiki, keys, enabled)
+    work = (wiki, keys, enabled, project)
     for done, (part, stats) in enumerate(run.workers.map(_check_chunk, work, chunks), 1):
         result.diagnostics += part.diagnostics
         result.rows += part.rows
@@ -59,11 +64,19 @@ def check_pages(
     return result
 
 
+@dataclass(frozen=True)
+class _Project:
+    """The project's rules, and how they read a page's bytes (the run's snapshot)."""
+
+    rules: ProjectRules
+    read: Read
+
+
 def _check_chunk(
-    work: tuple[Wiki, dict[str, str], Enabled], paths: list[str]
+    work: tuple[Wiki, dict[str, str], Enabled, _Project], paths: list[str]
 ) -> tuple[Checked, dict[str, Status]]:
-    wiki, keys, enabled = work
-    return _check(wiki, paths, keys, enabled, None)
+    wiki, keys, enabled, project = work
+    return _check(wiki, paths, keys, enabled, None, project)
 
 
 def _check(
@@ -72,11 +85,14 @@ def _check(
     keys: dict[str, str],
     enabled: Enabled,
     progress: OnProgress | None,
+    project: _Project,
 ) -> tuple[Checked, dict[str, Status]]:
     """The checks of ``paths`` (sorted), and the disk's answers they asked for."""
     part = wiki.checking(paths)
     found: dict[str, list[Diagnostic]] = defaultdict(list)
     for d in page_diagnostics(part, enabled, progress):
+        found[d.path].append(d)
+    for d in project_diagnostics(part, project.rules, enabled, project.read):
         found[d.path].append(d)
     links_of: dict[str, list[ResolvedLink]] = defaultdict(list)
     for item in part.links:

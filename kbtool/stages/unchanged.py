@@ -1,14 +1,14 @@
 """The whole-build short circuit: a build with nothing changed since the last successful one
 stops after the scan; so does a ``kbtool check`` with nothing changed since the last check.
 
-A repeat ``kbtool build`` with the same file contents, settings, day and site folder reads and
-hashes the files and nothing more: no page is loaded, no link resolved, no site planned. The
-record's key covers every file's content digest, the configuration, today's date (for
-`updated` in the future) and, through the registry, all of kbtool's code. Links to files that
-are not pages (images, folders) depend on the disk, not on any page: each such path is stored
-with the status it had and checked again before the record is trusted; so are the files the
-site copied, and the number of files in the site (a file deleted from it is noticed). Stored as
-JSON, so a planted record can at worst be ignored.
+A repeat ``kbtool build`` with the same file contents, settings, day and site folder reads
+and hashes the files and nothing more: no page is loaded, no link resolved, no site planned.
+The record's key covers every file's content digest, the configuration, today's date (for
+`updated` in the future), the project's rules and, through the registry, all of kbtool's
+code. Links to files that are not pages (images, folders) depend on the disk, not on any
+page: each such path is stored with the status it had and checked again before the record is
+trusted; so are the files the site copied, and the number of files in the site (a file
+deleted from it is noticed). Stored as JSON, so a planted record can at worst be ignored.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from typing import Any
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.vendored import VENDOR_DIR
+from kbtool.rule_loader import project_rules
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.run import Run
 from kbtool.store.records import STAT, UNCHANGED
@@ -33,7 +34,8 @@ _CHECK = "check"
 
 def unchanged_check_key(run: Run) -> str:
     """What a check's diagnostics are made of: every file, the settings and the day."""
-    text = repr((run.config.fingerprint(), run.snapshot.digest(), run.today.isoformat()))
+    rules = project_rules(run.config).digest
+    text = repr((run.config.fingerprint(), run.snapshot.digest(), run.today.isoformat(), rules))
     return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
 
 
@@ -56,6 +58,7 @@ def unchanged_key(run: Run) -> str:
             run.today.isoformat(),
             str(run.config.site_path),
             vendor,  # Mermaid installed (or updated) since: its file is an output
+            project_rules(run.config).digest,  # the project's rules: their files, imports
         )
     )
     return UNCHANGED.key(hashlib.blake2b(text.encode(), digest_size=16).hexdigest())
