@@ -49,22 +49,75 @@
     pending = true;
     window.requestAnimationFrame(paint);
   }
-  function paint() {
-    pending = false;
-    var started = performance.now();
-    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-    ctx.clearRect(0, 0, width, height);
-    var dark = isDark();
-    canvas.setAttribute("data-theme", dark ? "dark" : "light");
-    ctx.lineWidth = 0.6;
-    ctx.strokeStyle = dark ? "rgba(200,210,225,0.10)" : "rgba(60,70,90,0.12)";
-    ctx.beginPath();
+  // The links are the costly part of a drawing (tens of thousands of anti-aliased lines,
+  // rasterised in software without a GPU), so they are drawn into a picture of their own,
+  // kept with the view it was drawn at. A drawing at that same view shows the picture as it
+  // is (the same pixels); while the reader pans, zooms or pinches, the picture is moved and
+  // scaled to the view instead of drawn again, and ~150 ms after the last move it is drawn
+  // anew at the view where the reader stopped. The pages and labels are drawn every time.
+  var layer = document.createElement("canvas"), layerCtx = layer.getContext("2d");
+  var drawnAt = null, version = 0, moving = false, settle = 0;
+  function interacting() {
+    moving = true;
+    window.clearTimeout(settle);
+    settle = window.setTimeout(function rest() {
+      // not before the last move has been shown: a busy page paints later than it asks
+      if (pending) { settle = window.setTimeout(rest, 150); return; }
+      moving = false;
+      draw();
+    }, 150);
+  }
+  function drawLinks(key, dark) {
+    if (layer.width !== canvas.width || layer.height !== canvas.height) {
+      layer.width = canvas.width; layer.height = canvas.height;
+    }
+    var c = layerCtx, m = 2, count = 0;
+    c.setTransform(ratio, 0, 0, ratio, 0, 0);
+    c.clearRect(0, 0, width, height);
+    c.lineWidth = 0.6;
+    c.strokeStyle = dark ? "rgba(200,210,225,0.10)" : "rgba(60,70,90,0.12)";
+    c.beginPath();
     for (var e = 0; e < edges.length; e += 2) {
       if (!shown[edges[e]] || !shown[edges[e + 1]]) continue;
       var a = nodes[edges[e]], b = nodes[edges[e + 1]];
-      ctx.moveTo(sx(a), sy(a)); ctx.lineTo(sx(b), sy(b));
+      var ax = sx(a), ay = sy(a), bx = sx(b), by = sy(b);
+      // wholly to one side of the screen: no pixel of it would show
+      if ((ax < -m && bx < -m) || (ay < -m && by < -m) ||
+          (ax > width + m && bx > width + m) || (ay > height + m && by > height + m)) continue;
+      c.moveTo(ax, ay); c.lineTo(bx, by);
+      count++;
     }
-    ctx.stroke();
+    c.stroke();
+    drawnAt = { x: view.x, y: view.y, k: view.k, key: key };
+    return count;
+  }
+  function paint() {
+    pending = false;
+    var started = performance.now();
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    var dark = isDark();
+    canvas.setAttribute("data-theme", dark ? "dark" : "light");
+    var key = [canvas.width, canvas.height, ratio, dark, version].join(" "), links = 0;
+    var same = drawnAt && drawnAt.key === key;
+    if (!canvas.width || !canvas.height) {
+      // not laid out yet (no picture can be 0 pixels wide): nothing to draw the links on
+    } else if (same && drawnAt.x === view.x && drawnAt.y === view.y && drawnAt.k === view.k) {
+      ctx.drawImage(layer, 0, 0);
+    } else if (same && moving) {
+      // where the picture's pixels are at the present view
+      var f = view.k / drawnAt.k;
+      var ox = width / 2 * (1 - f) + (view.x - drawnAt.x) * view.k;
+      var oy = height / 2 * (1 - f) + (view.y - drawnAt.y) * view.k;
+      ctx.drawImage(layer, ox * ratio, oy * ratio, layer.width * f, layer.height * f);
+    } else {
+      links = drawLinks(key, dark);
+      ctx.drawImage(layer, 0, 0);
+    }
+    // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when the
+    // picture of them was shown again or moved).
+    canvas.setAttribute("data-links-drawn", String(links));
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     var active = hover >= 0 ? hover : selected;
     if (active >= 0) {
       ctx.strokeStyle = dark ? "rgba(108,177,255,0.8)" : "rgba(11,98,196,0.7)";
@@ -174,13 +227,13 @@
       pointers[ev.pointerId] = at;
       var two = spread();
       if (two) {
-        if (pinch > 0 && two.d > 0) zoomAt(two.d / pinch, two.x, two.y);
+        if (pinch > 0 && two.d > 0) { interacting(); zoomAt(two.d / pinch, two.x, two.y); }
         pinch = two.d;
         return;
       }
       var dx = at.x - last.x, dy = at.y - last.y;
       if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
-      if (moved) { view.x += dx / view.k; view.y += dy / view.k; draw(); }
+      if (moved) { view.x += dx / view.k; view.y += dy / view.k; interacting(); draw(); }
       else pointers[ev.pointerId] = last;  // small jitter: keep the press where it began
       return;
     }
@@ -218,6 +271,7 @@
   canvas.addEventListener("wheel", function (ev) {
     ev.preventDefault();
     var at = local(ev);
+    interacting();
     zoomAt(Math.exp(-ev.deltaY * 0.0015), at.x, at.y);
   }, { passive: false });
   document.addEventListener("keydown", function (ev) {
@@ -308,6 +362,7 @@
   function refilter() {
     state.from = selected;
     shown = filter.visible(data, graph, state);
+    version++;  // the picture of the links is of other pages
     var count = 0;
     for (var i = 0; i < n; i++) count += shown[i];
     canvas.setAttribute("data-shown", String(count));
