@@ -269,7 +269,11 @@ _MOVE = """c => new Promise((done) => {
   requestAnimationFrame(() => {
     got.push(c.dataset.linksDrawn);
     pointer("pointerdown", 0); pointer("pointermove", 40);
-    requestAnimationFrame(() => { got.push(c.dataset.linksDrawn); pointer("pointerup", 40); done(got); });
+    requestAnimationFrame(() => {
+      got.push(c.dataset.linksDrawn);
+      pointer("pointerup", 40);
+      done(got);
+    });
   });
 })"""
 
