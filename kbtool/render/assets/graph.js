@@ -6,9 +6,11 @@
   "use strict";
   var data = window.KB_GRAPH;
   var canvas = document.getElementById("graph-canvas");
+  var linkCanvas = document.getElementById("graph-links");
   var filter = window.kbGraphFilter;
-  if (!data || !canvas || !filter) return;
+  if (!data || !canvas || !linkCanvas || !filter) return;
   var ctx = canvas.getContext("2d");
+  var linkCtx = linkCanvas.getContext("2d");
   var tooltip = document.getElementById("graph-tooltip");
   var palette = { concept: "#4c8bf5", method: "#2ea66f", entity: "#e08a1e", overview: "#9b59b6",
     query: "#d35454", task: "#16a2b8", comparison: "#c2a100", source: "#8a94a6" };
@@ -50,12 +52,11 @@
     window.requestAnimationFrame(paint);
   }
   // The links are the costly part of a drawing (tens of thousands of anti-aliased lines,
-  // rasterised in software without a GPU), so they are drawn into a picture of their own,
-  // kept with the view it was drawn at. A drawing at that same view shows the picture as it
-  // is (the same pixels); while the reader pans, zooms or pinches, the picture is moved and
-  // scaled to the view instead of drawn again, and ~150 ms after the last move it is drawn
-  // anew at the view where the reader stopped. The pages and labels are drawn every time.
-  var layer = document.createElement("canvas"), layerCtx = layer.getContext("2d");
+  // rasterised in software without a GPU), so they have a canvas of their own beneath the
+  // pages' (#graph-links), kept with the view they were drawn at. While the reader pans,
+  // zooms or pinches, that canvas is moved and scaled to the view (a CSS transform: nothing
+  // is drawn again), and ~150 ms after the last move every link is drawn anew at the view
+  // where the reader stopped. The pages and labels are drawn every time.
   var drawnAt = null, version = 0, moving = false, settle = 0;
   function interacting() {
     moving = true;
@@ -68,10 +69,10 @@
     }, 150);
   }
   function drawLinks(key, dark) {
-    if (layer.width !== canvas.width || layer.height !== canvas.height) {
-      layer.width = canvas.width; layer.height = canvas.height;
+    if (linkCanvas.width !== canvas.width || linkCanvas.height !== canvas.height) {
+      linkCanvas.width = canvas.width; linkCanvas.height = canvas.height;
     }
-    var c = layerCtx, m = 2, count = 0;
+    var c = linkCtx, m = 2, count = 0;
     c.setTransform(ratio, 0, 0, ratio, 0, 0);
     c.clearRect(0, 0, width, height);
     c.lineWidth = 0.6;
@@ -94,28 +95,26 @@
   function paint() {
     pending = false;
     var started = performance.now();
-    ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+    ctx.clearRect(0, 0, width, height);
     var dark = isDark();
     canvas.setAttribute("data-theme", dark ? "dark" : "light");
     var key = [canvas.width, canvas.height, ratio, dark, version].join(" "), links = 0;
-    var same = drawnAt && drawnAt.key === key;
-    if (!canvas.width || !canvas.height) {
-      // not laid out yet (no picture can be 0 pixels wide): nothing to draw the links on
-    } else if (same && drawnAt.x === view.x && drawnAt.y === view.y && drawnAt.k === view.k) {
-      ctx.drawImage(layer, 0, 0);
+    var same = drawnAt && drawnAt.key === key, place = "";
+    if (same && drawnAt.x === view.x && drawnAt.y === view.y && drawnAt.k === view.k) {
+      // as drawn
     } else if (same && moving) {
-      // where the picture's pixels are at the present view
+      // where the links drawn at drawnAt's view are at the present one
       var f = view.k / drawnAt.k;
       var ox = width / 2 * (1 - f) + (view.x - drawnAt.x) * view.k;
       var oy = height / 2 * (1 - f) + (view.y - drawnAt.y) * view.k;
-      ctx.drawImage(layer, ox * ratio, oy * ratio, layer.width * f, layer.height * f);
+      place = "translate(" + ox + "px, " + oy + "px) scale(" + f + ")";
     } else {
       links = drawLinks(key, dark);
-      ctx.drawImage(layer, 0, 0);
     }
-    // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when the
-    // picture of them was shown again or moved).
+    linkCanvas.style.transform = place;
+    // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when those
+    // drawn before were kept or moved).
     canvas.setAttribute("data-links-drawn", String(links));
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     var active = hover >= 0 ? hover : selected;
