@@ -112,7 +112,7 @@
     } else {
       links = drawLinks(key, dark);
     }
-    linkCanvas.style.transform = place;
+    if (linkCanvas.style.transform !== place) linkCanvas.style.transform = place;
     // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when those
     // drawn before were kept or moved).
     canvas.setAttribute("data-links-drawn", String(links));
@@ -361,7 +361,7 @@
   function refilter() {
     state.from = selected;
     shown = filter.visible(data, graph, state);
-    version++;  // the picture of the links is of other pages
+    version++;  // the links drawn so far are of other pages
     var count = 0;
     for (var i = 0; i < n; i++) count += shown[i];
     canvas.setAttribute("data-shown", String(count));
