@@ -1,7 +1,7 @@
 /* The whole link graph on two canvases, the links beneath the pages. The layout was computed
    at build time (graph-data.js); this file draws it and wires the page: pan, zoom (wheel,
-   buttons, pinch), hover for a title, click or tap to select (the side panel, graph-
-   panel.js), find by title, the filters (graph-filter.js) and the legend. */
+   buttons, pinch), hover for a title, click or tap to select (the side panel,
+   graph-panel.js), find by title, the filters (graph-filter.js) and the legend. */
 (function () {
   "use strict";
   var data = window.KB_GRAPH;
