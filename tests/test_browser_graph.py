@@ -256,3 +256,39 @@ def test_on_a_phone_a_tap_selects_and_two_fingers_zoom(graph_page: Any, base: st
     assert after > before * 3  # the fingers went from 40 px apart to 160
     assert page.locator("#graph-panel").is_hidden()  # a pinch selects nothing
     assert errors == []
+
+
+_MOVE = """c => new Promise((done) => {
+  const r = c.getBoundingClientRect(), x = r.left + r.width / 2, y = r.top + r.height / 2;
+  const pointer = (type, dx) => c.dispatchEvent(new PointerEvent(type, {
+    pointerId: 3, pointerType: "mouse", buttons: 1, clientX: x + dx, clientY: y, bubbles: true}));
+  const got = [];
+  c.dispatchEvent(new WheelEvent("wheel", {
+    deltaY: -100, clientX: x, clientY: y, bubbles: true, cancelable: true}));
+  // graph.js asked for its frame first: this runs after its drawing, in the same frame
+  requestAnimationFrame(() => {
+    got.push(c.dataset.linksDrawn);
+    pointer("pointerdown", 0); pointer("pointermove", 40);
+    requestAnimationFrame(() => {
+      got.push(c.dataset.linksDrawn);
+      pointer("pointerup", 40);
+      done(got);
+    });
+  });
+})"""
+
+
+def test_while_the_view_moves_the_links_are_moved_and_drawn_again_once_it_rests(
+    graph_page: Any,
+) -> None:
+    page, errors = graph_page()
+    canvas = page.locator("#graph-canvas")
+    drawn = "Number(document.querySelector('#graph-canvas').dataset.linksDrawn) > 0"
+    page.wait_for_function(drawn)
+    at_rest = int(canvas.get_attribute("data-links-drawn"))
+    # a wheel event, then a drag: each frame moves the picture of the links, draws none
+    assert canvas.evaluate(_MOVE) == ["0", "0"]
+    assert float(canvas.get_attribute("data-zoom")) > 1
+    page.wait_for_function(drawn)  # ~150 ms after the last move, at the new view
+    assert 0 < int(canvas.get_attribute("data-links-drawn")) <= at_rest
+    assert errors == []

@@ -1,14 +1,16 @@
-/* The whole link graph on a canvas. The layout was computed at build time (graph-data.js);
-   this file draws it and wires the page: pan, zoom (wheel, buttons, pinch), hover for a
-   title, click or tap to select (the side panel, graph-panel.js), find by title, the filters
-   (graph-filter.js) and the legend. */
+/* The whole link graph on two canvases, the links beneath the pages. The layout was computed
+   at build time (graph-data.js); this file draws it and wires the page: pan, zoom (wheel,
+   buttons, pinch), hover for a title, click or tap to select (the side panel,
+   graph-panel.js), find by title, the filters (graph-filter.js) and the legend. */
 (function () {
   "use strict";
   var data = window.KB_GRAPH;
   var canvas = document.getElementById("graph-canvas");
+  var linkCanvas = document.getElementById("graph-links");
   var filter = window.kbGraphFilter;
-  if (!data || !canvas || !filter) return;
+  if (!data || !canvas || !linkCanvas || !filter) return;
   var ctx = canvas.getContext("2d");
+  var linkCtx = linkCanvas.getContext("2d");
   var tooltip = document.getElementById("graph-tooltip");
   var palette = { concept: "#4c8bf5", method: "#2ea66f", entity: "#e08a1e", overview: "#9b59b6",
     query: "#d35454", task: "#16a2b8", comparison: "#c2a100", source: "#8a94a6" };
@@ -49,6 +51,47 @@
     pending = true;
     window.requestAnimationFrame(paint);
   }
+  // The links are the costly part of a drawing (tens of thousands of anti-aliased lines,
+  // rasterised in software without a GPU), so they have a canvas of their own beneath the
+  // pages' (#graph-links), kept with the view they were drawn at. While the reader pans,
+  // zooms or pinches, that canvas is moved and scaled to the view (a CSS transform: nothing
+  // is drawn again), and ~150 ms after the last move every link is drawn anew at the view
+  // where the reader stopped. The pages and labels are drawn every time.
+  var drawnAt = null, version = 0, moving = false, settle = 0;
+  function interacting() {
+    moving = true;
+    window.clearTimeout(settle);
+    settle = window.setTimeout(function rest() {
+      // not before the last move has been shown: a busy page paints later than it asks
+      if (pending) { settle = window.setTimeout(rest, 150); return; }
+      moving = false;
+      draw();
+    }, 150);
+  }
+  function drawLinks(key, dark) {
+    if (linkCanvas.width !== canvas.width || linkCanvas.height !== canvas.height) {
+      linkCanvas.width = canvas.width; linkCanvas.height = canvas.height;
+    }
+    var c = linkCtx, m = 2, count = 0;
+    c.setTransform(ratio, 0, 0, ratio, 0, 0);
+    c.clearRect(0, 0, width, height);
+    c.lineWidth = 0.6;
+    c.strokeStyle = dark ? "rgba(200,210,225,0.10)" : "rgba(60,70,90,0.12)";
+    c.beginPath();
+    for (var e = 0; e < edges.length; e += 2) {
+      if (!shown[edges[e]] || !shown[edges[e + 1]]) continue;
+      var a = nodes[edges[e]], b = nodes[edges[e + 1]];
+      var ax = sx(a), ay = sy(a), bx = sx(b), by = sy(b);
+      // wholly to one side of the screen: no pixel of it would show
+      if ((ax < -m && bx < -m) || (ay < -m && by < -m) ||
+          (ax > width + m && bx > width + m) || (ay > height + m && by > height + m)) continue;
+      c.moveTo(ax, ay); c.lineTo(bx, by);
+      count++;
+    }
+    c.stroke();
+    drawnAt = { x: view.x, y: view.y, k: view.k, key: key };
+    return count;
+  }
   function paint() {
     pending = false;
     var started = performance.now();
@@ -56,15 +99,24 @@
     ctx.clearRect(0, 0, width, height);
     var dark = isDark();
     canvas.setAttribute("data-theme", dark ? "dark" : "light");
-    ctx.lineWidth = 0.6;
-    ctx.strokeStyle = dark ? "rgba(200,210,225,0.10)" : "rgba(60,70,90,0.12)";
-    ctx.beginPath();
-    for (var e = 0; e < edges.length; e += 2) {
-      if (!shown[edges[e]] || !shown[edges[e + 1]]) continue;
-      var a = nodes[edges[e]], b = nodes[edges[e + 1]];
-      ctx.moveTo(sx(a), sy(a)); ctx.lineTo(sx(b), sy(b));
+    var key = [canvas.width, canvas.height, ratio, dark, version].join(" "), links = 0;
+    var same = drawnAt && drawnAt.key === key, place = "";
+    if (same && drawnAt.x === view.x && drawnAt.y === view.y && drawnAt.k === view.k) {
+      // as drawn
+    } else if (same && moving) {
+      // where the links drawn at drawnAt's view are at the present one
+      var f = view.k / drawnAt.k;
+      var ox = width / 2 * (1 - f) + (view.x - drawnAt.x) * view.k;
+      var oy = height / 2 * (1 - f) + (view.y - drawnAt.y) * view.k;
+      place = "translate(" + ox + "px, " + oy + "px) scale(" + f + ")";
+    } else {
+      links = drawLinks(key, dark);
     }
-    ctx.stroke();
+    if (linkCanvas.style.transform !== place) linkCanvas.style.transform = place;
+    // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when those
+    // drawn before were kept or moved).
+    canvas.setAttribute("data-links-drawn", String(links));
+    ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
     var active = hover >= 0 ? hover : selected;
     if (active >= 0) {
       ctx.strokeStyle = dark ? "rgba(108,177,255,0.8)" : "rgba(11,98,196,0.7)";
@@ -174,13 +226,13 @@
       pointers[ev.pointerId] = at;
       var two = spread();
       if (two) {
-        if (pinch > 0 && two.d > 0) zoomAt(two.d / pinch, two.x, two.y);
+        if (pinch > 0 && two.d > 0) { interacting(); zoomAt(two.d / pinch, two.x, two.y); }
         pinch = two.d;
         return;
       }
       var dx = at.x - last.x, dy = at.y - last.y;
       if (Math.abs(dx) + Math.abs(dy) > 3) moved = true;
-      if (moved) { view.x += dx / view.k; view.y += dy / view.k; draw(); }
+      if (moved) { view.x += dx / view.k; view.y += dy / view.k; interacting(); draw(); }
       else pointers[ev.pointerId] = last;  // small jitter: keep the press where it began
       return;
     }
@@ -218,6 +270,7 @@
   canvas.addEventListener("wheel", function (ev) {
     ev.preventDefault();
     var at = local(ev);
+    interacting();
     zoomAt(Math.exp(-ev.deltaY * 0.0015), at.x, at.y);
   }, { passive: false });
   document.addEventListener("keydown", function (ev) {
@@ -308,6 +361,7 @@
   function refilter() {
     state.from = selected;
     shown = filter.visible(data, graph, state);
+    version++;  // the links drawn so far are of other pages
     var count = 0;
     for (var i = 0; i < n; i++) count += shown[i];
     canvas.setAttribute("data-shown", String(count));
