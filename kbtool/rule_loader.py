@@ -13,9 +13,10 @@ the other rules still load.
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
-import importlib.metadata
 import importlib.util
+import os
 import re
 import sys
 import traceback
@@ -23,12 +24,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from types import ModuleType
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
 from kbtool.codes import RULES, Rule, register_project_rules
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
 from kbtool.rules import Reads, RuleSpec, Severity
+
+if TYPE_CHECKING:
+    from importlib.metadata import EntryPoint
 
 GROUP = "kbtool.rules"
 #: A project code: capital letters, then digits (WIKI001); KB is kbtool's own.
@@ -52,7 +56,7 @@ _imported: set[str] = set()
 
 def project_rules(config: Config) -> ProjectRules:
     """The project's rules now: loaded again only when a file or entry point changed."""
-    points = _entry_points()
+    points = _entry_points(config.cache_path)
     files = [(name, config.root / name) for name in config.rules]
     digest = _digest(config.root, files, points)
     key = (str(config.root), config.rules, digest)
@@ -76,18 +80,52 @@ def _unknown_codes(config: Config, rules: tuple[RuleSpec, ...]) -> Iterable[Diag
                 yield _problem("KB605", "pyproject.toml", 1, message)
 
 
-_points: dict[tuple[str, ...], list[importlib.metadata.EntryPoint]] = {}
+_points: dict[tuple[str, ...], list[EntryPoint]] = {}
+#: Where a lookup that found no entry point is remembered, with the stamp of ``sys.path``.
+_NONE_FOUND = "rule-entry-points-none"
 
 
-def _entry_points() -> list[importlib.metadata.EntryPoint]:
+def _entry_points(cache_dir: Path) -> list[EntryPoint]:
     """The group's entry points, looked up once per ``sys.path`` (a language server sees a
-    package installed while it runs after a restart)."""
+    package installed while it runs after a restart). Most projects install none: that
+    answer is kept in the cache folder while no folder of ``sys.path`` changed (installing
+    or upgrading a package changes its folder), so a check need not read every installed
+    package's metadata (tens of milliseconds) to find none again."""
     key = tuple(sys.path)
     if key not in _points:
         _points.clear()
-        found = importlib.metadata.entry_points(group=GROUP)
-        _points[key] = sorted(found, key=lambda p: (p.name, p.value))
+        _points[key] = _looked_up(cache_dir)
     return _points[key]
+
+
+def _looked_up(cache_dir: Path) -> list[EntryPoint]:
+    stamp = _path_stamp()
+    remembered = cache_dir / _NONE_FOUND
+    try:
+        if remembered.read_text(encoding="utf-8") == stamp:
+            return []
+    except (OSError, UnicodeDecodeError):
+        pass
+    from importlib.metadata import entry_points
+
+    found = sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value))
+    try:
+        if found:
+            remembered.unlink(missing_ok=True)
+        elif cache_dir.is_dir():
+            remembered.write_text(stamp, encoding="utf-8")
+    except OSError:  # a read-only cache: looked up again next time
+        pass
+    return found
+
+
+def _path_stamp() -> str:
+    """The folders of ``sys.path`` with their modification times."""
+    stamps = []
+    for entry in sys.path:
+        with contextlib.suppress(OSError):
+            stamps.append(f"{entry}\x00{os.stat(entry or '.').st_mtime_ns}")
+    return "\n".join(stamps)
 
 
 def _digest(root: Path, files: list[tuple[str, Path]], points: list[Any]) -> str:

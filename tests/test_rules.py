@@ -392,3 +392,24 @@ def test_a_rule_file_that_cannot_be_loaded_is_reported_whatever_pages_are_asked_
     result = run_kbtool("-C", root, "check", root / "wiki/a.md")  # as pre-commit asks
     assert result.code == 1
     assert any(line.startswith("wiki_rules.py:1:1: KB601 error") for line in result.lines)
+
+
+def test_no_entry_point_found_is_remembered_while_no_folder_of_the_path_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import importlib.metadata
+
+    from kbtool import rule_loader
+
+    looked: list[str] = []
+
+    def entry_points(group: str) -> list[object]:
+        looked.append(group)
+        return []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    assert rule_loader._looked_up(tmp_path) == []
+    assert rule_loader._looked_up(tmp_path) == [] and len(looked) == 1  # remembered
+    (tmp_path / "site").mkdir()
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))  # a folder more: looked up again
+    assert rule_loader._looked_up(tmp_path) == [] and len(looked) == 2
