@@ -44,27 +44,29 @@ def result_digest(result: PageResult | None) -> str:
     return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
 
 
-def page_key_parts(site: SiteContext, path: str, digest: str) -> tuple[bytes, str, str, str, str]:
+#: what a page's key is made of (see :func:`page_key_parts`)
+PageKeyParts = tuple[bytes, str, str, str, tuple[Ref, ...]]
+
+
+def page_key_parts(site: SiteContext, path: str, digest: str) -> PageKeyParts:
     """What the key of the page's HTML is made of: everything it depends on. Its file
     (``digest``), what it shows of other pages (titles of related pages, sources, backlinks,
     neighbours: its PageInfo, whose digest its listing holds), its cell results and similar
-    pages, and the settings (the renderer's own code is in the output record's key)."""
+    pages (as the page shows them: path, title, type), and the settings (the renderer's own
+    code is in the output record's key). Compared as they are, every page at every build:
+    the similar pages' refs are the very objects of the last build while unchanged."""
     info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
-    return (site.common_key_bytes, digest, info, results, similar_digest(site, path))
+    similar = tuple(site.listings[other].ref for other in site.similar.get(path, ()))
+    return (site.common_key_bytes, digest, info, results, similar)
 
 
-def key_of(parts: tuple[bytes, str, str, str, str]) -> str:
-    common, *rest = parts
+def key_of(parts: PageKeyParts) -> str:
+    common, digest, info, results, similar = parts
     key = hashlib.blake2b(common, digest_size=16)
-    for part in rest:
+    for part in (digest, info, results):
         key.update(part.encode())
+    key.update("\x01".join("\x00".join(ref.parts()) for ref in similar).encode())
     return key.hexdigest()
-
-
-def similar_digest(site: SiteContext, path: str) -> str:
-    """Its similar pages as the page shows them (path, title, type)."""
-    shown = (site.listings[other].ref.parts() for other in site.similar.get(path, ()))
-    return "\x01".join("\x00".join(parts) for parts in shown)
 
 
 def _toc(headings: tuple[Heading, ...]) -> str:

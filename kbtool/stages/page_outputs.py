@@ -6,7 +6,7 @@ similar pages. After an edit only the pages whose inputs changed have their key 
 from __future__ import annotations
 
 from kbtool.render.context import SiteContext
-from kbtool.render.pages import key_of, page_key_parts
+from kbtool.render.pages import PageKeyParts, key_of, page_key_parts
 from kbtool.render.preview import preview_key
 from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import PageOutput, Planned, PreviewOutput
@@ -17,7 +17,7 @@ from kbtool.store.records import OUTPUT
 def page_outputs(site: SiteContext, digests: dict[str, str], reuse: Reuse) -> list[Planned]:
     """Every page's output, with its output key."""
 
-    def planned(path: str, parts: tuple[bytes, str, str, str, str]) -> Planned:
+    def planned(path: str, parts: PageKeyParts) -> Planned:
         return PageOutput("page:" + path, OUTPUT.key(key_of(parts)), path)
 
     outputs = [

@@ -16,6 +16,7 @@ from kbtool.reuse.values import Reusable
 if TYPE_CHECKING:
     from kbtool.checks.mentions import Names
     from kbtool.render.markdown import PageBody
+    from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo, Ref
     from kbtool.stages.facts import Facts
     from kbtool.stages.planned import Planned
@@ -52,9 +53,9 @@ LISTINGS: Reusable[tuple[str, Ref], Listing] = Reusable(
     "listing",
 )
 REFS: Reusable[tuple[str, str], Ref] = Reusable("refs", "the page's title and type")
-OUTPUTS: Reusable[tuple[bytes, str, str, str, str], Planned] = Reusable(
+OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
     "page outputs",
-    "the settings, the file's digest, its PageInfo's, cell results' and similar pages' digests",
+    "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
 )
 GRAPH_DIAGNOSTICS: Reusable[tuple[str, tuple[str, ...]], list[Diagnostic]] = Reusable(
     "graph diagnostics",
