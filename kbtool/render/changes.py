@@ -130,11 +130,16 @@ def entry_id(base_url: str, output: str, day: str, kind: str) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, name).urn
 
 
+def changes_from_log(log: str | None, listings: Mapping[str, Listing]) -> list[Change]:
+    """The recent changes of the pages: from ``log`` (:func:`git_log`'s output) when there
+    is one with changes, else from the frontmatter."""
+    found = parse_log(log) if log is not None else []
+    return recent(found if found else from_frontmatter(listings), listings)
+
+
 def site_changes(
     root: Path, folders: Iterable[str], listings: Mapping[str, Listing]
 ) -> list[Change]:
     """The recent changes of the pages under ``folders``: from git when ``root`` is in a
     checkout, else from the frontmatter."""
-    log = git_log(root, folders)
-    found = parse_log(log) if log is not None else []
-    return recent(found if found else from_frontmatter(listings), listings)
+    return changes_from_log(git_log(root, folders), listings)

@@ -11,13 +11,13 @@ from kbtool.config import Config
 from kbtool.diagnostics import filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
 from kbtool.progress import Progress
-from kbtool.render.changes import site_changes
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.reuse.values import WHOLE, Reuse
 from kbtool.stages.build_report import BuildReport
 from kbtool.stages.cells import run_cells
 from kbtool.stages.check import CheckRun, check_wiki, keep_facts
+from kbtool.stages.history import site_changes
 from kbtool.stages.load import Loaded, load_pages
 from kbtool.stages.plan import Plan, plan_site
 from kbtool.stages.publish.lock import build_lock
@@ -64,7 +64,7 @@ def build_changed(run: Run, report: BuildReport, key: str, full: bool, spare: bo
     similar = similar_pages(run, facts.listings)
     run.clock.lap("similar")
     folders = (*config.wiki_folders, config.sources)
-    changes = tuple(site_changes(config.root, folders, facts.listings))
+    changes = tuple(site_changes(run, list(folders), facts.listings))
     run.clock.lap("history")
     site = SiteContext(
         config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes

@@ -53,6 +53,12 @@ LISTINGS: Reusable[tuple[str, Ref], Listing] = Reusable(
     "listing",
 )
 REFS: Reusable[tuple[str, str], Ref] = Reusable("refs", "the page's title and type")
+HISTORY: Reusable[str, str] = Reusable(
+    "history",
+    "(whole) the repository, the folders logged, the fingerprint of git's HEAD",
+    "process and store",
+    "history",
+)
 OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
     "page outputs",
     "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
@@ -101,6 +107,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     INFOS,
     LISTINGS,
     REFS,
+    HISTORY,
     OUTPUTS,
     SITE_RECORD,
     SPARE,

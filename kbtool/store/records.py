@@ -152,6 +152,13 @@ INDEXES = RecordKind(
 PUBLISHED = RecordKind(
     "published", "the site folder", RAW, "kbtool.stages.publish.published", per_page=False
 )
+HISTORY_LOG = RecordKind(
+    "history",
+    "the repository, the folders logged, the fingerprint of git's HEAD",
+    RAW,
+    "kbtool.stages.history",
+    per_page=False,
+)
 SPARE_SITE = RecordKind(
     "spare",
     "the site folder, its identity and the spare's",
@@ -208,6 +215,7 @@ KINDS: tuple[RecordKind, ...] = (
     OUTPUT,
     INDEXES,
     PUBLISHED,
+    HISTORY_LOG,
     SPARE_SITE,
     LAYOUT,
     SIMILAR,
