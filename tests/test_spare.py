@@ -32,6 +32,14 @@ def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Session]:
     return wiki, live, kept
 
 
+def _replace(folder: Path) -> None:
+    """``folder`` replaced by a copy of itself: the same files, another folder."""
+    copy = folder.with_name(folder.name + "-copy")
+    shutil.copytree(folder, copy)
+    shutil.rmtree(folder)
+    copy.rename(folder)
+
+
 def _spare(session: Session) -> Spare | None:
     """The former site the session holds as its next staging folder."""
     return session.reuse.get(SPARE, WHOLE, str(session.config.site_path))
@@ -85,9 +93,7 @@ def test_a_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> None:
     assert _spare(kept) is not None
     spare = _spare(kept).folder
     (spare / "stray.html").write_text("not of this site")  # it would show if it were used
-    shutil.copytree(live / "site", live / "copy")
-    shutil.rmtree(live / "site")
-    (live / "copy").rename(live / "site")  # another site, as another process would publish
+    _replace(live / "site")  # another site, as another process would publish
     _edit_and_build(wiki, live, kept, "two")
     assert not (live / "site" / "stray.html").exists()
     assert not spare.exists()
@@ -195,9 +201,7 @@ def test_a_stored_spare_of_a_site_since_replaced_is_not_used(tmp_path: Path) -> 
     _edit_one_shot(wiki, live, "one")
     stored = live / ".kbtool" / FOLDER
     (stored / "stray.html").write_text("not of this site")  # it would show if it were used
-    shutil.copytree(live / "site", live / "copy")
-    shutil.rmtree(live / "site")
-    (live / "copy").rename(live / "site")  # another site, as another tool would publish
+    _replace(live / "site")  # another site, as another tool would publish
     _edit_one_shot(wiki, live, "two")
     assert not (live / "site" / "stray.html").exists()
     assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["replaced site"])
@@ -207,9 +211,7 @@ def test_a_stored_spare_replaced_by_hand_is_not_used(tmp_path: Path) -> None:
     wiki, live = _one_shot(tmp_path)
     _edit_one_shot(wiki, live, "one")
     stored = live / ".kbtool" / FOLDER
-    shutil.copytree(stored, tmp_path / "copy")
-    shutil.rmtree(stored)
-    (tmp_path / "copy").rename(stored)
+    _replace(stored)
     (stored / "stray.html").write_text("not of this site")
     _edit_one_shot(wiki, live, "two")
     assert not (live / "site" / "stray.html").exists()

@@ -135,11 +135,3 @@ def changes_from_log(log: str | None, listings: Mapping[str, Listing]) -> list[C
     is one with changes, else from the frontmatter."""
     found = parse_log(log) if log is not None else []
     return recent(found if found else from_frontmatter(listings), listings)
-
-
-def site_changes(
-    root: Path, folders: Iterable[str], listings: Mapping[str, Listing]
-) -> list[Change]:
-    """The recent changes of the pages under ``folders``: from git when ``root`` is in a
-    checkout, else from the frontmatter."""
-    return changes_from_log(git_log(root, folders), listings)
