@@ -3,6 +3,8 @@
 
 - :mod:`~kbtool.search.text`: a page -> :class:`SearchDoc` (its searchable text);
 - :mod:`~kbtool.search.tokens`: text -> terms, a query -> its parts;
+- :mod:`~kbtool.search.page_terms`: a page's terms as the page worker stores them, merged
+  into the term files by a write from scratch;
 - :mod:`~kbtool.search.postings`, :mod:`~kbtool.search.codec`, :mod:`~kbtool.search.layout`:
   the files under ``site/search/``;
 - :mod:`~kbtool.search.output`, :mod:`~kbtool.search.writer`, :mod:`~kbtool.search.update`:

@@ -20,7 +20,7 @@ from kbtool.search.codec import script, shard_of
 from kbtool.search.pagefiles import encode_starts
 from kbtool.search.postings import SEPARATOR, append_entry, doc_terms
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import CJK_SET, SHORT_KEY, TITLE_KEY
+from kbtool.search.tokens import is_word
 
 SEPARATOR_BYTES = SEPARATOR.encode("ascii")
 
@@ -46,12 +46,6 @@ def doc_digest(doc: SearchDoc) -> str:
     fields = [doc.path, doc.url, doc.title, doc.type, doc.summary, *doc.tags, "\0", *doc.headings]
     data = "\0".join([*fields, "\0", doc.body]).encode("utf-8", errors="surrogatepass")
     return hashlib.blake2b(data, digest_size=12).hexdigest()
-
-
-def _is_word(term: str) -> bool:
-    """A word (not CJK, not a title key or filter term): what a prefix may expand to."""
-    keyed = term.startswith((TITLE_KEY, SHORT_KEY))
-    return not keyed and term[0] not in CJK_SET and ":" not in term
 
 
 #: The folders of the main part, which only a write from scratch changes.
@@ -97,6 +91,13 @@ class Writer:
         self.names.add(name)
         self.wrote.add(name)
         self.sizes[name] = len(data)
+        self.stats.written += 1
+
+    def wrote_elsewhere(self, name: str, size: int) -> None:
+        """Note a file of ``size`` bytes that another process wrote under the folder."""
+        self.names.add(name)
+        self.wrote.add(name)
+        self.sizes[name] = size
         self.stats.written += 1
 
     def keep(self, old: Path, name: str, size: int | None = None) -> None:
@@ -209,7 +210,7 @@ def write_lists(
             _put_posting(out, shard, term, heads.decode("ascii"), places.decode("ascii"))
         else:
             shard[term] = (heads + SEPARATOR_BYTES + places).decode("ascii")
-        if _is_word(term):
+        if is_word(term):
             words[term] = count
     for number in range(shards):  # every shard, empty or not: a missing file is a 404
         name = f"{number:x}"
@@ -219,4 +220,4 @@ def write_lists(
 
 def page_words(doc: SearchDoc) -> list[str]:
     """The words of ``doc`` that a prefix may expand to."""
-    return sorted(term for term in doc_terms(doc) if _is_word(term))
+    return sorted(term for term in doc_terms(doc) if is_word(term))

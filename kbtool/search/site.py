@@ -15,6 +15,7 @@ from typing import Any
 from kbtool.search import layout
 from kbtool.search.codec import unscript
 from kbtool.search.output import SearchStats
+from kbtool.search.page_terms import Terms
 from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
@@ -111,16 +112,18 @@ def build_search(
     fetch: Fetch,
     labels: dict[str, str] | None = None,
     links: Mapping[str, int] | None = None,
+    terms: Terms | None = None,
 ) -> SearchStats:
     """Write the index of the pages (path -> content ``digests``) into ``staging/search``,
     updating the live site's;
     ``labels`` are what the site calls the page types (``type-labels``), ``links`` how many
-    pages link to each (the ranking's prior)."""
+    pages link to each (the ranking's prior), ``terms`` the pages' term records for a write
+    from scratch."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
     docs = SiteDocs(digests, old_dir, fetch)
     folder = staging / layout.FOLDER
-    stats = write_search_index(docs, folder, old_dir, labels, links, changed=docs.changed)
+    stats = write_search_index(docs, folder, old_dir, labels, links, docs.changed, terms)
     origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one

@@ -68,6 +68,12 @@ def short_title(title: str) -> str:
     return _SHORT.split(title, maxsplit=1)[0].strip()
 
 
+def is_word(term: str) -> bool:
+    """A word (not CJK, not a title key or filter term): what a prefix may expand to."""
+    keyed = term.startswith((TITLE_KEY, SHORT_KEY))
+    return not keyed and term[0] not in CJK_SET and ":" not in term
+
+
 @dataclass
 class FieldTerms:
     """Where each term of one field occurs: term -> positions, and the field's length."""

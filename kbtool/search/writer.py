@@ -21,13 +21,12 @@ from kbtool.search.codec import script, shard_of, unscript
 from kbtool.search.output import (
     SearchStats,
     Writer,
-    collect,
     doc_digest,
     is_main,
     main_digest,
-    write_lists,
     write_tables,
 )
+from kbtool.search.page_terms import Terms, merge_groups
 from kbtool.search.pagefiles import chunk_files
 from kbtool.search.priors import priors_file
 from kbtool.search.text import SearchDoc
@@ -40,6 +39,7 @@ def _full(
     stats: SearchStats,
     labels: dict[str, str],
     links: Mapping[str, int],
+    terms: Terms,
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
@@ -53,15 +53,17 @@ def _full(
     starts, files = chunk_files((i, docs[p]) for i, p in enumerate(paths))
     for name, content in files:
         out.write(name, content)
-    lists = collect((i, docs[p]) for i, p in enumerate(paths))
-    counts = write_lists(out, lists, "s", shards, long_lists=True)
-    del lists
-    words: dict[str, dict[str, int]] = {}
+    counts: dict[str, int] = {}
+    for written, words in merge_groups(folder, shards, terms.records(paths), terms.spread):
+        for name, size in written:
+            out.wrote_elsewhere(name, size)
+        counts.update(words)
+    words_by_file: dict[str, dict[str, int]] = {}
     for word, count in counts.items():
-        words.setdefault(shard_of(layout.vocab_key(word), vocab), {})[word] = count
+        words_by_file.setdefault(shard_of(layout.vocab_key(word), vocab), {})[word] = count
     for number in range(vocab):
         name = f"{number:x}"
-        out.write(layout.vocab_file(name), script("w/" + name, words.get(name, {})))
+        out.write(layout.vocab_file(name), script("w/" + name, words_by_file.get(name, {})))
     digest = main_digest(table, shards, vocab)
     main_table = {"version": layout.VERSION, "main": digest, "table": table}
     out.write(layout.MAIN_TABLE, json.dumps(main_table).encode())
@@ -110,6 +112,7 @@ def write_search_index(
     labels: dict[str, str] | None = None,
     links: Mapping[str, int] | None = None,
     changed: Collection[str] | None = None,
+    terms: Terms | None = None,
 ) -> SearchStats:
     """Write the index of ``docs`` (by path) into ``new_dir``, updating the one in
     ``old_dir`` when there is one that can be updated. ``new_dir`` is created; a former index
@@ -118,7 +121,9 @@ def write_search_index(
     ``labels`` (type -> what the site calls it) go to ``meta.js`` for the results; ``links``
     (path -> how many pages link to it) to ``priors.js`` for the ranking. ``changed``, when
     given, holds every page whose SearchDoc may differ from the one in ``old_dir``: an update
-    then asks ``docs`` for those and for the few others it rewrites, not for every page."""
+    then asks ``docs`` for those and for the few others it rewrites, not for every page.
+    ``terms`` gives the pages' term records for a write from scratch, and the workers that
+    merge them (by default made from ``docs`` and merged in this process)."""
     labels = dict(sorted((labels or {}).items()))
     links = links or {}
     started = time.perf_counter()
@@ -135,7 +140,7 @@ def write_search_index(
             stats = SearchStats(pages=len(docs))
     if not done:
         stats.changed_pages = len(docs)
-        _full(docs, new_dir, stats, labels, links)
+        _full(docs, new_dir, stats, labels, links, terms or Terms.made_from(docs))
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 

@@ -35,7 +35,7 @@ from kbtool.stages.stored_pages import Stored, StoredPages, stored_pages
 from kbtool.stages.workers import chunked
 from kbtool.store.codec import load_page
 from kbtool.store.db import open_store
-from kbtool.store.records import BODY, PAGE, SEARCH, RecordKind
+from kbtool.store.records import BODY, PAGE, SEARCH, TERMS, RecordKind
 from kbtool.wiki import Wiki
 
 if TYPE_CHECKING:
@@ -99,13 +99,13 @@ def load_pages(
             stored[item.path] = (item.kind, digest)
         else:  # its bytes are read now (a file the scan trusted by its stat, from the disk)
             todo.append((item.path, run.snapshot.data(item.path), item.kind, digest))
-    page_rows, body_rows, doc_rows = [], [], []
+    page_rows, body_rows, doc_rows, term_rows = [], [], [], []
     parsed = _parse_all(run, todo, language, search, on_parsed)
     # Not for a few pages: a long-running process (the language server) loads a page at each
     # keystroke, and what it made since the last load would never be collected.
     many = len(todo) >= _PARALLEL_THRESHOLD
     with collector.holding() if many else contextlib.nullcontext():
-        for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes) in zip(
+        for (path, _, _, digest), (page_bytes, body_bytes, doc_bytes, terms) in zip(
             todo, parsed, strict=True
         ):
             page = load_page(page_bytes)
@@ -118,11 +118,14 @@ def load_pages(
             if doc_bytes is not None:
                 encoded_docs[path] = doc_bytes
                 doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
+            if terms is not None:  # read by a search index written from scratch
+                term_rows.append((path, TERMS.key(digest, language or ""), terms))
     if page_rows:
         with run.store.transaction():
             run.store.put(PAGE, page_rows)
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
+            run.store.put(TERMS, term_rows)
     if only is None:  # the pages that are gone
         run.reuse.keep_only(PAGES, {item.path for item, _ in files})
     for path, page in pages.items():  # a body parsed now is decoded when rendered
@@ -241,14 +244,21 @@ def fetch_search_docs(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[st
     return found
 
 
+def fetch_term_records(run: Run, paths: list[str]) -> list[bytes]:
+    """The term records of ``paths``, in that order: stored by the load stage (this run's
+    or an earlier one's), else made again from the file."""
+    found = _records(run, TERMS, paths, bytes)
+    return [found[path] for path in paths]
+
+
 T = TypeVar("T")
 
 
 def _records(
     run: Run, kind: RecordKind, paths: list[str], decode: Callable[[bytes], T]
 ) -> dict[str, T]:
-    """The stored body or search text (``kind``) of each of ``paths``, decoded; one that is
-    missing, stale or cannot be read is made again from its file."""
+    """The stored body, search text or terms (``kind``) of each of ``paths``, decoded; one
+    that is missing, stale or cannot be read is made again from its file."""
     language = run.config.language
     files = {item.path: (item, digest) for item, digest in run.snapshot.files}
     stored = run.store.some(kind, paths)
@@ -261,6 +271,7 @@ def _records(
                 found[path] = decode(record[1])  # else damaged or foreign: made again
         if path not in found:
             work = (path, run.snapshot.data(path), item.kind, digest)
-            _, body, doc = process(work, language, kind is SEARCH)
-            found[path] = decode((body if kind is BODY else doc) or b"")
+            made = process(work, language, kind is not BODY)
+            value = made.body if kind is BODY else made.doc if kind is SEARCH else made.terms
+            found[path] = decode(value or b"")
     return found

@@ -1,15 +1,17 @@
-"""The page worker: one file's bytes -> its page, its body with holes, its search text, once.
+"""The page worker: one file's bytes -> its page, its body with holes, its search text and
+its index terms, once.
 
-A page is parsed once: the worker that parses it also takes its search text and renders its
-body (when a build asks for bodies) from the same tokens, and sends back compact records (a
-pickled page, the body and search text as JSON), never tokens. A page that breaks the renderer
+A page is parsed once: the worker that parses it also takes its search text and its index
+terms (:mod:`kbtool.search.page_terms`) and renders its body (when a build asks for bodies)
+from the same tokens, and sends back compact records (a pickled page, the body and search
+text as JSON, the terms as the index spells them), never tokens. A page that breaks the renderer
 gets an empty body carrying a KB502 error, so one bad page never stops the others.
 """
 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from kbtool.model import Page
 from kbtool.store.codec import dump_page
@@ -21,9 +23,16 @@ if TYPE_CHECKING:
 
 #: One file to parse: (path, bytes, page kind, content digest).
 Work = tuple[str, bytes, str, str]
-#: What the worker sends back: the pickled page, and the body and search text (for a build;
-#: the search text only for a site with a search index).
-Processed = tuple[bytes, bytes | None, bytes | None]
+
+
+class Processed(NamedTuple):
+    """What the worker sends back: the pickled page, and the body, search text and terms (for
+    a build; the last two only for a site with a search index)."""
+
+    page: bytes
+    body: bytes | None = None
+    doc: bytes | None = None
+    terms: bytes | None = None
 
 
 def process(work: Work, language: str | None, search: bool = True) -> Processed:
@@ -35,20 +44,24 @@ def process(work: Work, language: str | None, search: bool = True) -> Processed:
     path, data, kind, digest = work
     page, tokens = parse_page_tokens(path, data, kind, digest)  # type: ignore[arg-type]
     if language is None:
-        return dump_page(page), None, None
+        return Processed(dump_page(page))
     from kbtool.render.i18n import translator
     from kbtool.render.markdown import render_body
+    from kbtool.search.page_terms import term_record
     from kbtool.search.text import search_doc
 
     try:
         doc = search_doc(page, tokens) if search else None  # before rendering changes tokens
+        terms = term_record(doc) if doc else None
         rendered = render_body(page, tokens, translator(language))
     except Exception as error:  # a renderer bug on one page fails that page alone
         doc, rendered = _unrendered(page, error)
-    return (
+        terms = term_record(doc)
+    return Processed(
         dump_page(page),
         json.dumps(rendered.to_json(), ensure_ascii=False).encode("utf-8"),
         json.dumps(doc.to_json(), ensure_ascii=False).encode("utf-8") if doc else None,
+        terms,
     )
 
 

@@ -61,7 +61,7 @@ class _Reader:
             record = records.get(path)
             page = load_page(record[1]) if record and record[0] == PAGE.key(digest) else None
             if page is None or page.kind != kind:  # damaged, or changed since the scan
-                data = process((path, self._snapshot.data(path), kind, digest), None)[0]
+                data = process((path, self._snapshot.data(path), kind, digest), None).page
                 page = load_page(data)
                 assert page is not None  # just pickled by our own parser
                 parsed.append((path, PAGE.key(digest), data))

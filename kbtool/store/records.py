@@ -98,6 +98,13 @@ SEARCH = RecordKind(
     "kbtool.stages.pageworker",
     per_page=True,
 )
+TERMS = RecordKind(
+    "terms",
+    "the file's content digest, the site's language",
+    RAW,
+    "kbtool.stages.pageworker",
+    per_page=True,
+)
 CHECK = RecordKind(
     "check",
     "the settings, today's date, the file's content digest",
@@ -205,6 +212,7 @@ KINDS: tuple[RecordKind, ...] = (
     PAGE,
     BODY,
     SEARCH,
+    TERMS,
     CHECK,
     FACTS,
     INFO,

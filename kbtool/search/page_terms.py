@@ -1,0 +1,186 @@
+"""A page's index terms as the page worker makes them, and the index's term files merged from
+them.
+
+The worker that parses a page also takes its terms (:func:`~kbtool.search.postings.doc_terms`)
+and spells each term's entry as the index will: its weight and position count, and its
+positions as deltas. The record is split into :data:`GROUPS` groups by the term's hash, the
+same hash that picks a term's shard, so that one group's terms fill whole shards. A write
+from scratch then merges each group in a worker of its own (:func:`write_group`): it reads
+that group of every page, in page-id order, puts the page id deltas in front, and writes the
+group's shards and long lists. Nothing is tokenised at index time, and no entry passes
+through the main process.
+
+A record is text: its groups one to a line, each group ``term<TAB>head<TAB>places`` repeated.
+Terms hold no tab or line break (they are words, CJK characters, and title and filter keys
+with their whitespace collapsed to single spaces).
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from kbtool.search import layout
+from kbtool.search.codec import encode, fnv1a, script, shard_of
+from kbtool.search.postings import SEPARATOR, doc_terms
+from kbtool.search.text import SearchDoc
+from kbtool.search.tokens import is_word
+
+#: Groups a record is split into: the most workers a write from scratch keeps busy, and the
+#: fewest shards an index has (a power of two, so that every shard lies in one group).
+GROUPS = 16
+assert layout.shard_count(0) >= GROUPS
+
+
+@cache
+def _codes() -> tuple[str, ...]:
+    return tuple(encode([n]) for n in range(1 << 15))
+
+
+@cache
+def group_of(term: str) -> int:
+    """The group of ``term``: the low bits of the hash that picks its shard (remembered, as
+    a worker meets the same few hundred thousand terms on every page)."""
+    return fnv1a(term) & (GROUPS - 1)
+
+
+def _number(n: int, codes: tuple[str, ...]) -> str:
+    return codes[n] if n < len(codes) else encode([n])
+
+
+def term_record(doc: SearchDoc) -> bytes:
+    """The record of ``doc``'s terms, by group."""
+    codes = _codes()
+    groups: list[list[str]] = [[] for _ in range(GROUPS)]
+    for term, (weight, positions) in doc_terms(doc).items():
+        head = _number(weight, codes) + _number(len(positions), codes)
+        places = ""
+        if positions:
+            deltas = map(operator.sub, positions[1:], positions)
+            places = _number(positions[0], codes) + "".join(_number(d, codes) for d in deltas)
+        groups[group_of(term)] += (term, head, places)
+    return "\n".join("\t".join(group) for group in groups).encode("utf-8", "surrogatepass")
+
+
+def split_record(data: bytes) -> list[str]:
+    """The groups of a record (empty ones for a record that is not one: its page is then
+    left out of the term files, never fails the write)."""
+    groups = data.decode("utf-8", "surrogatepass").split("\n")
+    return groups if len(groups) == GROUPS else [""] * GROUPS
+
+
+#: One group's files as written: (name, bytes) of each, and the page count of each word.
+Written = tuple[list[tuple[str, int]], dict[str, int]]
+
+
+class _Postings:
+    """One term's posting list while it is merged: its heads and places as pieces."""
+
+    __slots__ = ("count", "heads", "last", "places")
+
+    def __init__(self, first: str, head: str, places: str, doc_id: int) -> None:
+        self.heads = [first, head]
+        self.places = [places]
+        self.last = doc_id
+        self.count = 1
+
+
+def write_group(folder: Path, shards: int, group: int, pages: Sequence[str]) -> Written:
+    """Merge one group of every page's record (``pages[i]``: page ``i``'s, in id order) into
+    posting lists, and write the group's shards ``s/<hex>.js`` (every one, empty or not: a
+    missing file is a 404) and long lists under ``folder``."""
+    codes = _codes()
+    lists: dict[str, _Postings] = {}
+    for doc_id, text in enumerate(pages):
+        if not text:
+            continue
+        fields = iter(text.split("\t"))
+        for term, head, places in zip(fields, fields, fields, strict=False):
+            entry = lists.get(term)
+            if entry is None:
+                lists[term] = _Postings(_number(doc_id + 1, codes), head, places, doc_id)
+                continue
+            entry.heads += (_number(doc_id - entry.last, codes), head)
+            entry.places.append(places)
+            entry.last = doc_id
+            entry.count += 1
+    return _write_shards(folder, shards, group, lists)
+
+
+def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, _Postings]) -> Written:
+    files: list[tuple[str, int]] = []
+    made: set[str] = set()
+
+    def write(name: str, data: bytes) -> None:
+        top = name.partition("/")[0]
+        if top not in made:
+            (folder / top).mkdir(parents=True, exist_ok=True)
+            made.add(top)
+        (folder / name).write_bytes(data)
+        files.append((name, len(data)))
+
+    by_shard: dict[str, dict[str, str]] = {}
+    words: dict[str, int] = {}
+    for term, entry in lists.items():
+        shard = by_shard.setdefault(shard_of(term, shards), {})
+        heads, places = "".join(entry.heads), "".join(entry.places)
+        if len(heads) + len(places) > layout.LONG_LIST:
+            name = layout.long_name(term)
+            write(layout.long_file(name), script("t/" + name, heads))
+            write(layout.places_file(name), script("p/" + name, places))
+            shard[term] = "@" + name
+        else:
+            shard[term] = heads + SEPARATOR + places
+        if is_word(term):
+            words[term] = entry.count
+    for number in range(group, shards, GROUPS):
+        name = f"{number:x}"
+        write(layout.shard_file(name), script(f"s/{name}", by_shard.get(name, {})))
+    return files, words
+
+
+#: Runs ``function(shared, chunk)`` for each chunk, maybe in other processes (the build's
+#: workers, forked with ``shared``), and gives the results in order.
+Spread = Callable[[Callable[[Any, int], Written], Any, Sequence[int]], Iterable[Written]]
+
+
+def in_process(
+    function: Callable[[Any, int], Written], shared: Any, chunks: Sequence[int]
+) -> Iterator[Written]:
+    return (function(shared, chunk) for chunk in chunks)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a write from scratch merges: each page's term record (``records(paths)``, in
+    the order asked), and where the groups are merged (``spread``)."""
+
+    records: Callable[[list[str]], Sequence[bytes]]
+    spread: Spread = in_process
+
+    @classmethod
+    def made_from(cls, docs: Mapping[str, SearchDoc]) -> Terms:
+        """Records made now from the pages' SearchDocs, merged in this process."""
+        return cls(lambda paths: [term_record(docs[path]) for path in paths])
+
+
+def merge_groups(
+    folder: Path, shards: int, records: Sequence[bytes], spread: Spread
+) -> Iterable[Written]:
+    """Write every group's shards and long lists under ``folder`` from ``records`` (page
+    ``i``'s at ``i``), each group a chunk of ``spread``."""
+    groups: list[list[str]] = [[] for _ in range(GROUPS)]
+    for data in records:
+        for group, text in zip(groups, split_record(data), strict=True):
+            group.append(text)
+    del records
+    return spread(_merge, (folder, shards, groups), range(GROUPS))
+
+
+def _merge(shared: tuple[Path, int, list[list[str]]], group: int) -> Written:
+    folder, shards, groups = shared
+    return write_group(folder, shards, group, groups[group])
