@@ -4,6 +4,7 @@ them: the merged posting lists hold exactly each page's terms, whichever process
 from __future__ import annotations
 
 import filecmp
+import json
 import random
 import shutil
 from pathlib import Path
@@ -74,7 +75,8 @@ def test_workers_merge_what_this_process_merges(tmp_path: Path) -> None:
     write_search_index(docs, tmp_path / "forked", terms=Terms(records, Workers(2).map))
     compared = filecmp.dircmp(tmp_path / "here", tmp_path / "forked")
     assert not compared.diff_files and not compared.left_only and not compared.right_only
-    assert len(list((tmp_path / "forked" / "s").iterdir())) == layout.shard_count(len(docs))
+    shards = json.loads((tmp_path / "forked" / layout.TABLE).read_text())["shards"]
+    assert len(list((tmp_path / "forked" / "s").iterdir())) == shards
 
 
 def test_a_damaged_record_leaves_its_page_out_of_the_terms(tmp_path: Path) -> None:
@@ -116,3 +118,16 @@ def test_a_build_indexes_from_the_stored_terms(
 
 def _refuse(page: SearchDoc) -> object:
     raise AssertionError(f"{page.path} tokenised again")
+
+
+def test_the_shards_follow_the_vocabulary_not_the_page_count(tmp_path: Path) -> None:
+    rng = random.Random(3)
+    many = "".join(chr(0x4E00 + i) for i in range(3000))
+    small = {f"wiki/p{i:03d}.md": doc(f"wiki/p{i:03d}.md", "t", "注意力 " * 40) for i in range(50)}
+    large = {path: doc(path, "t", "".join(rng.choices(many, k=400)) + " 注意力") for path in small}
+    shards = {}
+    for name, docs in (("small", small), ("large", large)):
+        write_search_index(docs, tmp_path / name)
+        shards[name] = json.loads((tmp_path / name / layout.TABLE).read_text())["shards"]
+    assert shards["small"] == layout.shard_count(0) < shards["large"]
+    assert found(tmp_path / "large", "注意力") == sorted(large)

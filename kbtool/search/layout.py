@@ -43,10 +43,17 @@ def order_key(doc: int, keys: dict[int, int]) -> int:
     return keys.get(doc, (doc + 1) * ORDER)
 
 
-def shard_count(pages: int) -> int:
-    """Term shards for a site of ``pages`` pages: a power of two near pages / 4."""
+#: Terms a shard holds, about: a query downloads a shard for each of its terms, so a shard's
+#: size follows the vocabulary, not the page count (a wiki of Chinese prose has a hundred
+#: times the distinct bigrams of one that repeats a few words).
+SHARD_TERMS = 64
+
+
+def shard_count(terms: int) -> int:
+    """Term shards for an index of about ``terms`` distinct terms: a power of two, at least
+    ``terms / SHARD_TERMS``, from 16 to 16,384."""
     count = 16
-    while count * 4 < pages and count < 4096:
+    while count * SHARD_TERMS < terms and count < 16384:
         count *= 2
     return count
 

@@ -169,16 +169,19 @@ class Terms:
 
 
 def merge_groups(
-    folder: Path, shards: int, records: Sequence[bytes], spread: Spread
-) -> Iterable[Written]:
+    folder: Path, records: Sequence[bytes], spread: Spread
+) -> tuple[int, Iterable[Written]]:
     """Write every group's shards and long lists under ``folder`` from ``records`` (page
-    ``i``'s at ``i``), each group a chunk of ``spread``."""
+    ``i``'s at ``i``), each group a chunk of ``spread``: the shard count, and what each
+    group wrote. The shards are as many as the vocabulary needs, counted in one group."""
     groups: list[list[str]] = [[] for _ in range(GROUPS)]
     for data in records:
         for group, text in zip(groups, split_record(data), strict=True):
             group.append(text)
     del records
-    return spread(_merge, (folder, shards, groups), range(GROUPS))
+    vocabulary = {term for text in groups[0] if text for term in text.split("\t")[0::3]}
+    shards = layout.shard_count(len(vocabulary) * GROUPS)
+    return shards, spread(_merge, (folder, shards, groups), range(GROUPS))
 
 
 def _merge(shared: tuple[Path, int, list[list[str]]], group: int) -> Written:

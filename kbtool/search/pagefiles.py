@@ -18,10 +18,11 @@ from typing import Any
 from kbtool.search.codec import decode, encode, script, unscript
 from kbtool.search.text import SearchDoc
 
-#: Bytes of JSON after which a file of pages is closed: about one wiki page of real density
-#: (a source page is shorter), since a query downloads the files of the ten results it
-#: shows and they are most of what it downloads (benchmarks/bench_search.py).
-CHUNK = 6_000
+#: Characters of JSON after which a file of pages is closed: about the median page's search
+#: text, so a page of median length or more has a file of its own and short source pages
+#: share one. A query downloads the files of the ten results it shows, most of what it
+#: downloads: a neighbour in the same file is bytes nobody reads (benchmarks/bench_search.py).
+CHUNK = 1_500
 
 
 def page_file(chunk: int) -> str:

@@ -45,8 +45,6 @@ def _full(
     paths = sorted(docs)
     sources = {path for path in paths if docs[path].type == "source"}
     out.write(*priors_file({path: i for i, path in enumerate(paths)}, sources, links))
-    shards = layout.shard_count(len(paths))
-    vocab = layout.vocab_count(shards)
     table = {
         path: [i, doc_digest(docs[path]), len(docs[path].body)] for i, path in enumerate(paths)
     }
@@ -54,10 +52,12 @@ def _full(
     for name, content in files:
         out.write(name, content)
     counts: dict[str, int] = {}
-    for written, words in merge_groups(folder, shards, terms.records(paths), terms.spread):
+    shards, merged = merge_groups(folder, terms.records(paths), terms.spread)
+    for written, words in merged:
         for name, size in written:
             out.wrote_elsewhere(name, size)
         counts.update(words)
+    vocab = layout.vocab_count(shards)
     words_by_file: dict[str, dict[str, int]] = {}
     for word, count in counts.items():
         words_by_file.setdefault(shard_of(layout.vocab_key(word), vocab), {})[word] = count
