@@ -7,15 +7,13 @@ import os
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
-import pytest
 from _search_support import doc, found
 
 from kbtool.cli import main
 from kbtool.search import layout
 from kbtool.search.codec import unscript
-from kbtool.search.output import Terms
+from kbtool.search.page_terms import Terms, term_record
 from kbtool.search.pagefiles import PageReader, page_file
-from kbtool.search.postings import doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
 
@@ -238,27 +236,27 @@ def test_an_update_into_the_index_before_the_old_one_writes_the_same_files(
         assert found(tmp_path / "spare", query) == found(tmp_path / "fresh", query), query
 
 
-def test_an_update_tokenises_only_the_pages_changed_since_the_last_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from kbtool.search import update
+def _stored(docs: Mapping[str, SearchDoc], asked: list[list[str]]) -> Terms:
+    """The pages' term records as the page worker stores them; ``asked`` notes each ask."""
+    made = {path: term_record(page) for path, page in docs.items()}
 
-    made: list[str] = []
+    def records(paths: list[str]) -> list[bytes]:
+        asked.append(paths)
+        return [made[path] for path in paths]
 
-    def counted(page: SearchDoc) -> Terms:
-        made.append(page.path)
-        return doc_terms(page)
+    return Terms(records)
 
-    monkeypatch.setattr(update, "doc_terms", counted)
-    monkeypatch.setattr(update, "_segment_terms", {})  # none held from another test
+
+def test_an_update_merges_the_stored_terms_of_its_segment_alone(tmp_path: Path) -> None:
+    asked: list[list[str]] = []
     docs = _site()
     write_search_index(docs, tmp_path / "0")
     edited = {**docs, "wiki/p005.md": doc("wiki/p005.md", "标题 5", "新词 独有 内容 sim2real")}
-    write_search_index(edited, tmp_path / "1", tmp_path / "0")
-    assert made == ["wiki/p005.md"]
+    write_search_index(edited, tmp_path / "1", tmp_path / "0", terms=_stored(edited, asked))
+    assert asked == [["wiki/p005.md"]]
     edited["wiki/p090.md"] = doc("wiki/p090.md", "标题 90", "另一个 新词")
-    write_search_index(edited, tmp_path / "2", tmp_path / "1")
-    assert made == ["wiki/p005.md", "wiki/p090.md"]  # p005's terms were held
+    write_search_index(edited, tmp_path / "2", tmp_path / "1", terms=_stored(edited, asked))
+    assert asked[1:] == [["wiki/p005.md", "wiki/p090.md"]]  # the segment, in id order
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
         assert found(tmp_path / "2", query) == found(tmp_path / "fresh", query), query

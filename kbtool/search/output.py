@@ -1,6 +1,7 @@
-"""The index's files as written: a writer that counts them, and the posting lists, term
-shards and tables that both a full write (:mod:`kbtool.search.writer`) and an update
-(:mod:`kbtool.search.update`) spell the same way.
+"""The index's files as written: a writer that counts them, the tables that both a full
+write (:mod:`kbtool.search.writer`) and an update (:mod:`kbtool.search.update`) spell the
+same way, and the update segment's shards. (A full write's shards are written by
+:mod:`kbtool.search.page_terms`.)
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -18,11 +18,9 @@ from typing import Any
 from kbtool.search import layout
 from kbtool.search.codec import script, shard_of
 from kbtool.search.pagefiles import encode_starts
-from kbtool.search.postings import SEPARATOR, append_entry, doc_terms
+from kbtool.search.postings import SEPARATOR, doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import is_word
-
-SEPARATOR_BYTES = SEPARATOR.encode("ascii")
 
 
 @dataclass
@@ -137,16 +135,6 @@ def main_digest(table: dict[str, list[Any]], shards: int, vocab: int) -> str:
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 
 
-def _put_posting(out: Writer, shard: dict[str, str], term: str, heads: str, places: str) -> None:
-    if len(heads) + len(places) > layout.LONG_LIST:
-        name = layout.long_name(term)
-        out.write(layout.long_file(name), script("t/" + name, heads))
-        out.write(layout.places_file(name), script("p/" + name, places))
-        shard[term] = "@" + name
-    else:
-        shard[term] = heads + SEPARATOR + places
-
-
 def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     """The page table (``pages.json``) and ``meta.js``, what the client needs of it: page
     count, shard counts, type labels, and the state of the update segment if there is one:
@@ -175,47 +163,18 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     out.stats.bytes = size + sum(files.values()) + len(encoded)
 
 
-Terms = dict[str, tuple[int, list[int]]]
-
-
-def collect(docs: Iterable[tuple[int, SearchDoc]]) -> dict[str, list[Any]]:
-    """``term -> [heads, positions (ASCII bytes), last page id, pages]`` of ``docs``, given
-    in increasing id order."""
-    return collect_terms((doc_id, doc_terms(doc)) for doc_id, doc in docs)
-
-
-def collect_terms(pages: Iterable[tuple[int, Terms]]) -> dict[str, list[Any]]:
-    """:func:`collect` of pages given by their terms (:func:`doc_terms`, not changed)."""
-    lists: dict[str, list[Any]] = {}
-    for doc_id, terms in pages:
-        for term, (weight, positions) in terms.items():
-            entry = lists.get(term)
-            if entry is None:
-                entry = lists[term] = [bytearray(), bytearray(), -1, 0]
-            append_entry(entry[0], entry[1], doc_id - entry[2], weight, positions)
-            entry[2] = doc_id
-            entry[3] += 1
-    return lists
-
-
-def write_lists(
-    out: Writer, lists: dict[str, list[Any]], folder: str, shards: int, long_lists: bool
+def write_segment(
+    out: Writer, lists: dict[str, tuple[str, str]], counts: dict[str, int], shards: int
 ) -> dict[str, int]:
-    """Write ``lists`` as shards ``<folder>/<hex>.js``; return the words' page counts."""
+    """Write the update segment's posting lists (term -> heads, places) as shards
+    ``x/<hex>.js``; return its words' page counts (``counts``: each term's)."""
     by_shard: dict[str, dict[str, str]] = {}
-    words: dict[str, int] = {}
-    for term, (heads, places, _, count) in lists.items():
-        shard = by_shard.setdefault(shard_of(term, shards), {})
-        if long_lists:
-            _put_posting(out, shard, term, heads.decode("ascii"), places.decode("ascii"))
-        else:
-            shard[term] = (heads + SEPARATOR_BYTES + places).decode("ascii")
-        if is_word(term):
-            words[term] = count
+    for term, (heads, places) in lists.items():
+        by_shard.setdefault(shard_of(term, shards), {})[term] = heads + SEPARATOR + places
     for number in range(shards):  # every shard, empty or not: a missing file is a 404
         name = f"{number:x}"
-        out.write(f"{folder}/{name}.js", script(f"{folder}/{name}", by_shard.get(name, {})))
-    return words
+        out.write(f"x/{name}.js", script(f"x/{name}", by_shard.get(name, {})))
+    return {term: counts[term] for term in lists if is_word(term)}
 
 
 def page_words(doc: SearchDoc) -> list[str]:

@@ -52,17 +52,22 @@ def _number(n: int, codes: tuple[str, ...]) -> str:
     return codes[n] if n < len(codes) else encode([n])
 
 
+def spell(weight: int, positions: list[int]) -> tuple[str, str]:
+    """One page's entry of a term as the index spells it, but for the page id delta in front:
+    its head (weight, number of positions) and its places (first position, deltas)."""
+    codes = _codes()
+    head = _number(weight, codes) + _number(len(positions), codes)
+    if not positions:
+        return head, ""
+    deltas = map(operator.sub, positions[1:], positions)
+    return head, _number(positions[0], codes) + "".join(_number(d, codes) for d in deltas)
+
+
 def term_record(doc: SearchDoc) -> bytes:
     """The record of ``doc``'s terms, by group."""
-    codes = _codes()
     groups: list[list[str]] = [[] for _ in range(GROUPS)]
     for term, (weight, positions) in doc_terms(doc).items():
-        head = _number(weight, codes) + _number(len(positions), codes)
-        places = ""
-        if positions:
-            deltas = map(operator.sub, positions[1:], positions)
-            places = _number(positions[0], codes) + "".join(_number(d, codes) for d in deltas)
-        groups[group_of(term)] += (term, head, places)
+        groups[group_of(term)] += (term, *spell(weight, positions))
     return "\n".join("\t".join(group) for group in groups).encode("utf-8", "surrogatepass")
 
 
@@ -77,7 +82,7 @@ def split_record(data: bytes) -> list[str]:
 Written = tuple[list[tuple[str, int]], dict[str, int]]
 
 
-class _Postings:
+class Postings:
     """One term's posting list while it is merged: its heads and places as pieces."""
 
     __slots__ = ("count", "heads", "last", "places")
@@ -88,30 +93,47 @@ class _Postings:
         self.last = doc_id
         self.count = 1
 
+    def text(self) -> tuple[str, str]:
+        """The list as the index spells it: its heads and its places."""
+        return "".join(self.heads), "".join(self.places)
 
-def write_group(folder: Path, shards: int, group: int, pages: Sequence[str]) -> Written:
-    """Merge one group of every page's record (``pages[i]``: page ``i``'s, in id order) into
-    posting lists, and write the group's shards ``s/<hex>.js`` (every one, empty or not: a
-    missing file is a 404) and long lists under ``folder``."""
+
+def merge(pages: Iterable[tuple[int, str]]) -> dict[str, Postings]:
+    """The posting lists of ``pages``: (id, the text of one group of its record, or of all
+    its groups joined by a tab), in increasing id order. (The hot loop of a write from
+    scratch: one step per term of each page.)"""
     codes = _codes()
-    lists: dict[str, _Postings] = {}
-    for doc_id, text in enumerate(pages):
+    lists: dict[str, Postings] = {}
+    for doc_id, text in pages:
         if not text:
             continue
         fields = iter(text.split("\t"))
         for term, head, places in zip(fields, fields, fields, strict=False):
             entry = lists.get(term)
             if entry is None:
-                lists[term] = _Postings(_number(doc_id + 1, codes), head, places, doc_id)
+                lists[term] = Postings(_number(doc_id + 1, codes), head, places, doc_id)
                 continue
             entry.heads += (_number(doc_id - entry.last, codes), head)
             entry.places.append(places)
             entry.last = doc_id
             entry.count += 1
-    return _write_shards(folder, shards, group, lists)
+    return lists
 
 
-def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, _Postings]) -> Written:
+def merge_records(pages: Iterable[tuple[int, bytes]]) -> dict[str, Postings]:
+    """:func:`merge` of whole records (an update segment's few pages)."""
+    joined = ((i, "\t".join(g for g in split_record(data) if g)) for i, data in pages)
+    return merge(joined)
+
+
+def write_group(folder: Path, shards: int, group: int, pages: Sequence[str]) -> Written:
+    """Merge one group of every page's record (``pages[i]``: page ``i``'s, in id order) into
+    posting lists, and write the group's shards ``s/<hex>.js`` (every one, empty or not: a
+    missing file is a 404) and long lists under ``folder``."""
+    return _write_shards(folder, shards, group, merge(enumerate(pages)))
+
+
+def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, Postings]) -> Written:
     files: list[tuple[str, int]] = []
     made: set[str] = set()
 
@@ -127,7 +149,7 @@ def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, _Posti
     words: dict[str, int] = {}
     for term, entry in lists.items():
         shard = by_shard.setdefault(shard_of(term, shards), {})
-        heads, places = "".join(entry.heads), "".join(entry.places)
+        heads, places = entry.text()
         if len(heads) + len(places) > layout.LONG_LIST:
             name = layout.long_name(term)
             write(layout.long_file(name), script("t/" + name, heads))

@@ -25,10 +25,9 @@ and the title keys (whole and short title) mark the page with no weight and no p
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 
-from kbtool.search.codec import byte_table, decode, encode_bytes
+from kbtool.search.codec import decode
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import SHORT_KEY, field_terms, filter_term, short_title, title_key
 
@@ -90,39 +89,6 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
 
 
 SEPARATOR = "~"  # between heads and positions: not a digit of the codec
-
-
-def append_entry(
-    heads: bytearray, places: bytearray, delta: int, weight: int, positions: list[int]
-) -> None:
-    """Spell one entry onto a posting list being built: its head onto ``heads``, its
-    positions onto ``places``. (The hot loop of indexing: position deltas by ``map``, digits
-    from a table.) Both are spelled before either is appended: a number past the table met
-    halfway must not leave half an entry behind (a long page's late positions did, and
-    shifted the ids of the pages after it)."""
-    table = byte_table()
-    try:
-        head = table[delta] + table[weight] + table[len(positions)]
-        place = b""
-        if positions:
-            deltas = map(operator.sub, positions[1:], positions)
-            place = table[positions[0]] + b"".join(map(table.__getitem__, deltas))
-    except IndexError:  # a number past the table
-        head = encode_bytes([delta, weight, len(positions)])
-        place = b""
-        if positions:
-            place = encode_bytes([positions[0], *map(operator.sub, positions[1:], positions)])
-    heads += head
-    places += place
-
-
-def encode_entries(entries: list[Entry]) -> str:
-    heads, places = bytearray(), bytearray()
-    last = -1
-    for entry in entries:
-        append_entry(heads, places, entry.doc - last, entry.weight, list(entry.positions))
-        last = entry.doc
-    return heads.decode("ascii") + SEPARATOR + places.decode("ascii")
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ shards of their own, their words in ``x/words.js``, and in ``meta.js`` the ids o
 whose postings in the main shards are no longer valid (``dead``: edited or removed). A query
 reads a term from both and drops the dead pages' main entries, which gives the same pages as
 a fresh build. The main shards, long lists and word lists are kept as they are (hard links),
-so an edit costs the tokenising of the changed pages and a few small files, whatever the
-size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
+so an edit costs merging the changed pages' stored terms (made by the page worker,
+:mod:`kbtool.search.page_terms`) and a few small files, whatever the size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
 pages the index is written from scratch, which empties it.
 
 Told which pages changed since the old index (``changed``), an update reads only those pages'
@@ -31,16 +31,14 @@ from kbtool.search.codec import decode, script, unscript
 from kbtool.search.output import (
     MAIN_FOLDERS,
     SearchStats,
-    Terms,
     Writer,
-    collect_terms,
     doc_digest,
     page_words,
-    write_lists,
+    write_segment,
     write_tables,
 )
+from kbtool.search.page_terms import Terms, merge_records
 from kbtool.search.pagefiles import PageReader, chunk_files
-from kbtool.search.postings import doc_terms
 from kbtool.search.priors import is_source, priors_file
 from kbtool.search.text import SearchDoc
 
@@ -48,11 +46,6 @@ from kbtool.search.text import SearchDoc
 MAX_SEGMENT = 0.01
 #: Postings per segment shard, roughly, in characters.
 _SEGMENT_SHARD = 16_000
-#: The terms of the update segment's pages as the last update in this process made them, by
-#: SearchDoc digest: the segment is written again at each update, and a long-running
-#: ``kbtool serve`` then tokenises only the pages changed since. Terms are a function of the
-#: page's text alone; the segment's pages bound what is held (:data:`MAX_SEGMENT`).
-_segment_terms: dict[str, Terms] = {}
 
 
 def _main_files(folder: Path) -> list[str]:
@@ -207,19 +200,6 @@ def _sources(
     return sources, data
 
 
-def _terms(docs: Mapping[str, SearchDoc], segment: dict[str, list[Any]]) -> list[tuple[int, Terms]]:
-    """The segment's pages' terms, by id: made again only for the pages the last update in
-    this process did not hold (see :data:`_segment_terms`)."""
-    global _segment_terms
-    made = {}
-    for path, row in segment.items():
-        digest = row[1]
-        terms = _segment_terms.get(digest)
-        made[digest] = doc_terms(docs[path]) if terms is None else terms
-    _segment_terms = made
-    return sorted((row[0], made[row[1]]) for row in segment.values())
-
-
 def update(
     docs: Mapping[str, SearchDoc],
     folder: Path,
@@ -227,11 +207,13 @@ def update(
     previous: dict[str, Any],
     stats: SearchStats,
     links: Mapping[str, int],
+    terms: Terms,
     changed: Collection[str] | None = None,
     base: dict[str, Any] | None = None,
 ) -> bool:
     """Write into ``folder`` the index in ``old`` updated to ``docs`` and to their in-links
-    ``links``; False if it had better be written afresh. ``changed``: the pages whose
+    ``links``; False if it had better be written afresh. ``terms``: where the changed
+    pages' term records come from (the segment merges them). ``changed``: the pages whose
     SearchDoc may differ from the old index's (None: any). ``base``: the table of a former
     index ``folder`` holds, of the same main part: its main files stay, the rest is
     replaced."""
@@ -264,9 +246,12 @@ def update(
     dead_words = _dead_words(old, previous, dead, {row[0]: p for p, row in table.items()})
     if keys is None or dead_words is None:
         return False
-    lists = collect_terms(_terms(docs, segment))
-    shards = _segment_shards(sum(len(entry[0]) + len(entry[1]) for entry in lists.values()))
-    words = write_lists(out, lists, "x", shards, long_lists=False)
+    in_order = sorted((row[0], path) for path, row in segment.items())
+    records = terms.records([path for _, path in in_order])
+    lists = merge_records(zip((doc_id for doc_id, _ in in_order), records, strict=True))
+    spelled = {term: entry.text() for term, entry in lists.items()}
+    shards = _segment_shards(sum(len(heads) + len(places) for heads, places in spelled.values()))
+    words = write_segment(out, spelled, {term: e.count for term, e in lists.items()}, shards)
     for word_list in dead_words.values():
         for word in word_list:
             words[word] = words.get(word, 0) - 1

@@ -126,6 +126,7 @@ def write_search_index(
     merge them (by default made from ``docs`` and merged in this process)."""
     labels = dict(sorted((labels or {}).items()))
     links = links or {}
+    terms = terms or Terms.made_from(docs)
     started = time.perf_counter()
     stats = SearchStats(pages=len(docs))
     previous = read_table(old_dir) if old_dir is not None and old_dir.is_dir() else None
@@ -133,14 +134,14 @@ def write_search_index(
     done = False
     if previous is not None and old_dir is not None:
         previous |= {"labels": labels}
-        done = update(docs, new_dir, old_dir, previous, stats, links, changed, base)
+        done = update(docs, new_dir, old_dir, previous, stats, links, terms, changed, base)
         if not done:
             shutil.rmtree(new_dir)
             new_dir.mkdir(parents=True)
             stats = SearchStats(pages=len(docs))
     if not done:
         stats.changed_pages = len(docs)
-        _full(docs, new_dir, stats, labels, links, terms or Terms.made_from(docs))
+        _full(docs, new_dir, stats, labels, links, terms)
     stats.seconds = round(time.perf_counter() - started, 3)
     return stats
 
