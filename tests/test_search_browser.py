@@ -254,6 +254,18 @@ def test_a_page_read_without_searching_never_loads_the_engine(visit: Any) -> Non
     clean(watched)
 
 
+def test_what_was_typed_while_the_engine_loaded_is_answered_when_it_starts(visit: Any) -> None:
+    page, watched = visit("wiki/concepts/transformer.html")
+    held: list[Any] = []
+    page.route("**/assets/search.js", lambda route: held.append(route))  # held till let through
+    page.locator("#search-input").press_sequentially("缩放点积", delay=20)
+    page.wait_for_function("document.querySelectorAll('script[src$=\"search.js\"]').length")
+    assert held and page.evaluate("!!window.kbtoolSearch") is False
+    held[0].continue_()  # no keystroke after it: the text already typed is searched
+    page.wait_for_selector("#search-results[data-query='缩放点积'] .search-hit")
+    clean(watched)
+
+
 def test_search_works_from_a_folder(browser: Any, site: Path) -> None:
     context = browser.new_context()
     page = context.new_page()
