@@ -135,9 +135,10 @@ def query_downloads(folder: Path, site: Path, asked: list[str]) -> list[tuple[st
 
 def first_results_ms(site: Path, asked: list[str]) -> list[float]:
     """Milliseconds from the last keystroke to results, in Chromium, warm HTTP cache."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from _browser import ARGS, CHROMIUM, static_server
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests, as a package
     from playwright.sync_api import sync_playwright
+
+    from tests._browser import ARGS, CHROMIUM, static_server
 
     timings = []
     with static_server(site) as base, sync_playwright() as pw:

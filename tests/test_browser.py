@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, bundled_wiki, screenshot
 
 from kbtool.cli import main
+from tests._browser import Watched, bundled_wiki, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -14,10 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Visit, Watched, screenshot
 
 from kbtool.cli import main
 from kbtool.render.diagrams import MERMAID
+from tests._browser import Visit, Watched, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Visit, screenshot
 
 from kbtool.cli import main
+from tests._browser import Visit, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import bundled_wiki, open_page, screenshot
-from git_support import git
 
 from kbtool.cli import main
+from tests._browser import bundled_wiki, open_page, screenshot
+from tests.git_support import git
 
 pytestmark = pytest.mark.browser
 

@@ -17,9 +17,9 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from _browser import bundled_wiki, screenshot, static_server
 
 from kbtool.cli import main
+from tests._browser import bundled_wiki, screenshot, static_server
 
 pytestmark = pytest.mark.browser
 

@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import bundled_wiki, screenshot, static_server
 
 from kbtool.cli import main
+from tests._browser import bundled_wiki, screenshot, static_server
 
 pytestmark = pytest.mark.browser
 

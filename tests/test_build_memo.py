@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_build import build, page, write
 
 import kbtool.stages.pipeline as build_module
+from tests.test_build import build, page, write
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_build import build, config, small_wiki, write
 
 import kbtool.parse.markdown
 import kbtool.parse.page
@@ -15,6 +14,7 @@ from kbtool.reuse.values import Reuse
 from kbtool.stages.pipeline import keep_warm
 from kbtool.stages.reused import LISTINGS, PAGE_FACTS, PAGES, SITE_RECORD
 from kbtool.stages.scan import scan
+from tests.test_build import build, config, small_wiki, write
 
 
 @pytest.fixture

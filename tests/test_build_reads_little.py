@@ -7,12 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_build import build, small_wiki, write
 
 import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
 import kbtool.store.codec
 from kbtool.stages.publish.stored_spare import FOLDER
+from tests.test_build import build, small_wiki, write
 
 
 @pytest.fixture

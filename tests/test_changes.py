@@ -11,11 +11,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from git_support import git
 
 from kbtool.config import load_config
 from kbtool.render.changes import ADDED, EDITED, Change, git_log, parse_log
 from kbtool.stages.site import build_site
+from tests.git_support import git
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 needs_git = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")

@@ -7,7 +7,6 @@ import random
 from pathlib import Path
 
 import pytest
-from conftest import page_text, write_tree
 
 from kbtool.config import load_config
 from kbtool.render.site import collect
@@ -17,6 +16,7 @@ from kbtool.stages.run import new_run
 from kbtool.stages.siteinfo import _collect_all
 from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
+from tests.conftest import page_text, write_tree
 
 PAGES = _PARALLEL_THRESHOLD + 88
 

@@ -7,10 +7,10 @@ import datetime
 from pathlib import Path
 
 import pytest
-from test_build import page, write
 
 import kbtool.stages.check as check_module
 from kbtool.cli import main
+from tests.test_build import page, write
 
 
 @pytest.fixture

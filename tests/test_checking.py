@@ -9,7 +9,6 @@ from datetime import date
 from pathlib import Path
 
 import pytest
-from conftest import page_text
 
 from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.config import load_config
@@ -18,6 +17,7 @@ from kbtool.stages.check import check_wiki
 from kbtool.stages.load import load_wiki
 from kbtool.stages.run import new_run
 from kbtool.store.db import open_store
+from tests.conftest import page_text
 
 TODAY = date(2026, 6, 1)
 

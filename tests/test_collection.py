@@ -8,12 +8,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_build import page, write
 
 from kbtool.config import config_from_table
 from kbtool.stages.load import _PARALLEL_THRESHOLD, load_pages
 from kbtool.stages.run import new_run
 from kbtool.store.db import open_store
+from tests.test_build import page, write
 
 
 @pytest.fixture(autouse=True)

@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from test_build import page, small_wiki, snapshot, write
 
 from kbtool.config import Config, config_from_table
 from kbtool.reuse.lazy import Lazy, decoding
@@ -18,6 +17,7 @@ from kbtool.stages.site import build_site
 from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
 from kbtool.store.records import SEARCH
+from tests.test_build import page, small_wiki, snapshot, write
 
 
 def _counted(decoded: list[bytes]) -> Lazy[int, bytes]:

@@ -7,11 +7,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from execute_support import make_repo, run
 
 from kbtool.config import load_config
 from kbtool.execute import cached_result, runner
 from kbtool.stages.load import load_wiki
+from tests.execute_support import make_repo, run
 
 PAGE = (
     "# A\n\nProse.\n\n```python\nx = 1\nprint('ran')\n```\n\n"

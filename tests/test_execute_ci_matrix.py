@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from execute_support import fixture_pages, make_repo
 
 from kbtool.execute.shard import in_shard, parse_shard
+from tests.execute_support import fixture_pages, make_repo
 
 pytest_plugins = ["pytester"]
 

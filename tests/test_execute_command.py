@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from execute_support import fixture_pages, line_of, make_repo
 
 from kbtool.execute import runner
+from tests.execute_support import fixture_pages, line_of, make_repo
 
 PAGES = {
     "ok.md": "# OK\n\n```python\nprint('hi')\n```\n\n"

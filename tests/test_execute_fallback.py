@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from execute_support import fixture_pages, make_repo, run
 
 from kbtool.config import load_config
 from kbtool.execute import containment, landlock
+from tests.execute_support import fixture_pages, make_repo, run
 
 pytest_plugins = ["pytester"]
 

@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from execute_support import fixture_pages, has_command, line_of, make_repo, process_gone, run
 
 from kbtool.execute import PageResult
+from tests.execute_support import fixture_pages, has_command, line_of, make_repo, process_gone, run
 
 #: The test's server port reaches the cells only because the configuration names it.
 PORT_ENV = ["KBTOOL_TEST_PORT"]

@@ -9,11 +9,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from execute_support import fixture_pages, line_of, make_repo, run
 
 from kbtool.config import load_config
 from kbtool.execute import PageResult, run_pages
 from kbtool.stages.load import load_wiki
+from tests.execute_support import fixture_pages, line_of, make_repo, run
 
 
 @pytest.fixture(scope="module")

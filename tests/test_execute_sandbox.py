@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from execute_support import fixture_pages, has_command, make_repo, process_gone, run
 
 from kbtool.execute import PageResult, landlock
+from tests.execute_support import fixture_pages, has_command, make_repo, process_gone, run
 
 ABI = landlock.abi_version()
 needs_landlock = pytest.mark.skipif(

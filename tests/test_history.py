@@ -7,10 +7,10 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_build import build, page, write
 
 import kbtool.stages.history as history
 from kbtool.stages.history import head_state
+from tests.test_build import build, page, write
 
 
 def _git(root: Path, *args: str) -> None:

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-from execute_support import line_of, make_repo, run
 
 from kbtool.execute.results import PageResult, from_dict, to_dict
+from tests.execute_support import line_of, make_repo, run
 
 pytest.importorskip("IPython")
 

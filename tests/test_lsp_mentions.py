@@ -9,7 +9,8 @@ import pytest
 import pytest_asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
-from test_lsp import Client, _diagnostics, _open, _page, _write
+
+from tests.test_lsp import Client, _diagnostics, _open, _page, _write
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

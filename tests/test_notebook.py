@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from execute_support import make_repo, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from kbtool.notebooks.export import notebook_text, notebook_to_page, page_to_notebook, read_notebook
 from kbtool.parse.page import parse_page
+from tests.execute_support import make_repo, run
 
 WIKI = Path(__file__).parent.parent / "wiki"
 BUNDLED = sorted(p for p in WIKI.rglob("*.md") if "```python" in p.read_text(encoding="utf-8"))

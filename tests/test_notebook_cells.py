@@ -7,12 +7,12 @@ from pathlib import Path
 
 import jupytext
 import pytest
-from execute_support import make_repo, run
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from jupytext.languages import _JUPYTER_LANGUAGES
 
 from kbtool.parse.page import parse_page
+from tests.execute_support import make_repo, run
 
 ROOT = Path(__file__).parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 import yaml
-from execute_support import line_of, make_repo, run
-from test_notebook_cells import jupytext_cells, kbtool_cells
+
+from tests.execute_support import line_of, make_repo, run
+from tests.test_notebook_cells import jupytext_cells, kbtool_cells
 
 pytest_plugins = ["pytester"]
 pytest.importorskip("IPython")

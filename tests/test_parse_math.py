@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
-from test_parse_cjk_emphasis import _spec_examples, read_cases
 
 from kbtool.parse.backslash_math import backslash_math_plugin
 from kbtool.parse.markdown import markdown_parser
+from tests.test_parse_cjk_emphasis import _spec_examples, read_cases
 
 CASES = read_cases(Path(__file__).parent / "fixtures" / "parse" / "math.txt")
 

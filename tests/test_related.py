@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from test_build import page, write
 
 from kbtool.cli import main
 from kbtool.config import load_config
 from kbtool.lsp.complete import complete
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines
+from tests.test_build import page, write
 
 
 @pytest.fixture

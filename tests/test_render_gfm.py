@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 
 import pytest
-from render_support import render_text
 
 from kbtool.config import Config
 from kbtool.parse.markdown import markdown_parser
@@ -16,6 +15,7 @@ from kbtool.render.i18n import translator
 from kbtool.render.sanitize import sanitize_html
 from kbtool.stages import plan as build_plan
 from kbtool.stages.load import load_wiki
+from tests.render_support import render_text
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
 

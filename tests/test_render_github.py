@@ -21,13 +21,13 @@ from pathlib import Path
 import cmarkgfm
 import pytest
 from cmarkgfm.cmark import Options
-from render_support import render_text
 
 from kbtool.config import Config
 from kbtool.parse.frontmatter import blank_frontmatter, split_frontmatter
 from kbtool.render.i18n import translator
 from kbtool.stages.load import load_wiki
 from kbtool.wiki import Wiki
+from tests.render_support import render_text
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).parent / "fixtures"

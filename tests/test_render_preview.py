@@ -8,8 +8,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from conftest import page_text, write_tree
-
 from kbtool.config import load_config
 from kbtool.parse.page import parse_page_tokens
 from kbtool.render.i18n import translator
@@ -17,6 +15,7 @@ from kbtool.render.markdown import render_body
 from kbtool.render.preview import LIMIT, preview_data, preview_output, preview_script
 from kbtool.render.preview_math import math_tree
 from kbtool.stages.site import build_site
+from tests.conftest import page_text, write_tree
 
 
 def _data(body: str, **frontmatter: Any) -> dict[str, Any]:

@@ -11,9 +11,9 @@ from typing import Any
 
 import nbformat
 import pytest
-from execute_support import make_repo
 
 from kbtool.render.rich import render_bundle
+from tests.execute_support import make_repo
 
 pytest.importorskip("IPython")
 

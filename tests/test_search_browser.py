@@ -7,11 +7,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _browser import Watched, bundled_wiki, screenshot
 
 from kbtool.cli import main
 from kbtool.search.engine import IndexFiles, hits, rank
 from kbtool.search.excerpt import plain_text
+from tests._browser import Watched, bundled_wiki, screenshot
 
 pytestmark = pytest.mark.browser
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _search_support import build, doc, found
-
 from kbtool.search.codec import byte_table
 from kbtool.search.postings import Entry, decode_entries, encode_entries
+from tests._search_support import build, doc, found
 
 PAST_TABLE = len(byte_table())  # the first number spelled without the table
 

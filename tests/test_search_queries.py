@@ -5,11 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from _search_support import build, doc, found
 
 from kbtool.search.engine import IndexFiles, hits, rank
 from kbtool.search.excerpt import excerpt, plain_text
 from kbtool.search.tokens import parse_query
+from tests._search_support import build, doc, found
 
 BAD_QUERIES = [
     "",

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _search_support import build, doc, found
-
 from kbtool.search.writer import write_search_index
+from tests._search_support import build, doc, found
 
 FILLER = "其他内容。" * 40
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_build import build, page, write
 
 import kbtool.stages.siteinfo as siteinfo
+from tests.test_build import build, page, write
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-from test_build_incremental import PYPROJECT, RandomWiki
 
 from kbtool.config import load_config
 from kbtool.reuse.values import WHOLE
@@ -20,6 +19,7 @@ from kbtool.stages.build_report import BuildReport
 from kbtool.stages.publish.published import Spare
 from kbtool.stages.reused import SPARE
 from kbtool.stages.site import build_site
+from tests.test_build_incremental import PYPROJECT, RandomWiki
 
 QUERIES = ("page", "text", "注意力", "attention", "robotics", "paper", "方法", "results", "pa")
 
