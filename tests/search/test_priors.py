@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from kbtool.search.codec import decode, unscript
 from kbtool.search.priors import is_source, prior, priors_file, standing
-from tests._search_support import doc
+from tests.search.support import doc
 
 
 def test_standing_counts_in_links_in_log_steps_and_marks_sources() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from kbtool.search.writer import write_search_index
-from tests._search_support import build, doc, found
+from tests.search.support import build, doc, found
 
 FILLER = "其他内容。" * 40
 

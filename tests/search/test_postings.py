@@ -7,7 +7,7 @@ from pathlib import Path
 
 from kbtool.search.codec import byte_table
 from kbtool.search.postings import Entry, decode_entries, encode_entries
-from tests._search_support import build, doc, found
+from tests.search.support import build, doc, found
 
 PAST_TABLE = len(byte_table())  # the first number spelled without the table
 

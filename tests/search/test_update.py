@@ -17,7 +17,7 @@ from kbtool.search.pagefiles import PageReader, page_file
 from kbtool.search.postings import doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
-from tests._search_support import doc, found
+from tests.search.support import doc, found
 
 QUERIES = ("注意力", "强化学习", "policy", "pol", "页面", "新词", "sim2real", "标题 3", "独有")
 

@@ -18,7 +18,7 @@ import pytest
 from kbtool.search.engine import IndexFiles, rank
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
-from tests._search_support import doc
+from tests.search.support import doc
 
 CJK = ("强化学习", "注意力", "机器人", "全身控制", "接触力", "策略", "学习率")
 WORDS = ("sim2real", "sim", "simulator", "simple", "policy", "police", "polar", "mpc", "wbc")

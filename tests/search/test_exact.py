@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from kbtool.search.index import one_edit
 from kbtool.search.matching import FUZZY_LENGTH
 from kbtool.search.text import SearchDoc
-from tests._search_support import build, doc, found
+from tests.search.support import build, doc, found
 
 CHARS = "注意力学习"  # few characters: pages share bigrams but not always the longer runs
 WORDS = ("vla", "VLA", "rt", "2", "sim2real", "policy", "pol", "diffusion", "Attention", "π0")

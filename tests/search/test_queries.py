@@ -9,7 +9,7 @@ import pytest
 from kbtool.search.engine import IndexFiles, hits, rank
 from kbtool.search.excerpt import excerpt, plain_text
 from kbtool.search.tokens import parse_query
-from tests._search_support import build, doc, found
+from tests.search.support import build, doc, found
 
 BAD_QUERIES = [
     "",
