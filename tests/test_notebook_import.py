@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from tests.execute_support import line_of, make_repo, run
-from tests.test_notebook_cells import jupytext_cells, kbtool_cells
+from tests.parse.test_notebook_cells import jupytext_cells, kbtool_cells
 
 pytest_plugins = ["pytester"]
 pytest.importorskip("IPython")

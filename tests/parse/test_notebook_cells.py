@@ -14,7 +14,7 @@ from jupytext.languages import _JUPYTER_LANGUAGES
 from kbtool.parse.page import parse_page
 from tests.execute_support import make_repo, run
 
-ROOT = Path(__file__).parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 REGIONS = FIXTURES / "notebooks" / "pages" / "regions.md"
 # jupytext reads a fence in another Jupyter language as a code cell with that cell magic.

@@ -15,9 +15,9 @@ from markdown_it import MarkdownIt
 
 from kbtool.parse.backslash_math import backslash_math_plugin
 from kbtool.parse.markdown import markdown_parser
-from tests.test_parse_cjk_emphasis import _spec_examples, read_cases
+from tests.parse.test_cjk_emphasis import _spec_examples, read_cases
 
-CASES = read_cases(Path(__file__).parent / "fixtures" / "parse" / "math.txt")
+CASES = read_cases(Path(__file__).parent.parent / "fixtures" / "parse" / "math.txt")
 
 
 @pytest.mark.parametrize(("title", "source", "html"), CASES, ids=[c[0] for c in CASES])

@@ -8,7 +8,7 @@ import pytest
 
 from kbtool.parse.page import parse_page
 
-DATA = Path(__file__).parent / "fixtures" / "parse"
+DATA = Path(__file__).parent.parent / "fixtures" / "parse"
 
 
 def read_cases(path: Path) -> list[tuple[str, str, list[str]]]:

@@ -14,8 +14,8 @@ from markdown_it import MarkdownIt
 from kbtool.parse.cjk_emphasis import cjk_base, cjk_emphasis_plugin
 from kbtool.parse.markdown import markdown_parser
 
-DATA = Path(__file__).parent / "fixtures" / "parse" / "cjk_emphasis.txt"
-SPEC = Path(__file__).resolve().parent.parent / "node_modules" / "commonmark-spec" / "spec.txt"
+DATA = Path(__file__).parent.parent / "fixtures" / "parse" / "cjk_emphasis.txt"
+SPEC = Path(__file__).resolve().parents[2] / "node_modules" / "commonmark-spec" / "spec.txt"
 
 
 def read_cases(path: Path) -> list[tuple[str, str, str]]:
