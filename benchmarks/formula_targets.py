@@ -18,12 +18,12 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests, as a package
-import tests.test_render_github as github  # noqa: E402
+import tests.render.test_github as github  # noqa: E402
 from kbtool.config import Config  # noqa: E402
 from kbtool.parse.markdown import markdown_parser  # noqa: E402
 from kbtool.render.i18n import translator  # noqa: E402
 from kbtool.stages.load import load_wiki  # noqa: E402
-from tests.render_support import render_text  # noqa: E402
+from tests.render.support import render_text  # noqa: E402
 
 PROSE = re.compile(r"\*\*|[\u4e00-\u9fff]{4,}|/MTok|、")
 

@@ -27,10 +27,10 @@ from kbtool.parse.frontmatter import blank_frontmatter, split_frontmatter
 from kbtool.render.i18n import translator
 from kbtool.stages.load import load_wiki
 from kbtool.wiki import Wiki
-from tests.render_support import render_text
+from tests.render.support import render_text
 
-REPO = Path(__file__).resolve().parent.parent
-FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parents[2]
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 WIKIS = [REPO] + sorted(p.parent for p in FIXTURES.glob("*/wiki") if p.is_dir())
 #: What a reader sees as one thing, whichever element carries it.
 KINDS = (

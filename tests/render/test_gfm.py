@@ -15,7 +15,7 @@ from kbtool.render.i18n import translator
 from kbtool.render.sanitize import sanitize_html
 from kbtool.stages import plan as build_plan
 from kbtool.stages.load import load_wiki
-from tests.render_support import render_text
+from tests.render.support import render_text
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
 

@@ -21,7 +21,7 @@ from tests._browser import Visit, Watched, screenshot
 
 pytestmark = pytest.mark.browser
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TRANSFORMER = "wiki/concepts/transformer.html"
 FRONT = "---\ntype: concept\nsummary: 测试页\nupdated: 2026-01-01\ntags: [test]\n---\n"
 #: Diagrams that try to run script in every way Mermaid offers, and one that tries to lower

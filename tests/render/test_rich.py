@@ -17,7 +17,7 @@ from tests.execute_support import make_repo
 
 pytest.importorskip("IPython")
 
-NOTEBOOKS = Path(__file__).parent / "fixtures" / "notebooks"
+NOTEBOOKS = Path(__file__).parent.parent / "fixtures" / "notebooks"
 PNG = base64.b64encode(b"\x89PNG\r\n\x1a\n" + bytes(16)).decode()
 
 

@@ -12,7 +12,7 @@ from kbtool.render.fill import RenderedBody
 from kbtool.render.i18n import translator
 from kbtool.render.mathml import to_mathml
 from kbtool.stages.load import load_wiki
-from tests.render_support import render_text
+from tests.render.support import render_text
 
 FRONT = "---\ntype: concept\nsummary: s\nupdated: 2020-01-01\n---\n"
 
