@@ -15,7 +15,7 @@ from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
 from kbtool.lsp.state import WikiState
 from kbtool.stages.load import load_wiki
-from tests.test_build_incremental import PYPROJECT, RandomWiki
+from tests.stages.test_build_incremental import PYPROJECT, RandomWiki
 
 #: the sequences' settings, with the graph rules on: the editor reuses what they found
 SETTINGS = PYPROJECT.replace('KB3 = "off"', 'KB3 = "warning"')

@@ -13,7 +13,7 @@ from kbtool.config import load_config
 from kbtool.lsp.complete import complete
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines
-from tests.test_build import page, write
+from tests.stages.test_build import page, write
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import kbtool.store.db
 from kbtool.render import urls
 from kbtool.store.code import closure
 from kbtool.store.records import BODY, KINDS, PER_PAGE, RESULT, RecordKind
-from tests.test_build import build, page, small_wiki, write
+from tests.stages.test_build import build, page, small_wiki, write
 
 PACKAGE = Path(kbtool.__file__).resolve().parent
 

@@ -17,7 +17,7 @@ from kbtool.stages.site import build_site
 from kbtool.stages.workers import Workers
 from kbtool.store.db import open_store
 from kbtool.store.records import SEARCH
-from tests.test_build import page, small_wiki, snapshot, write
+from tests.stages.test_build import page, small_wiki, snapshot, write
 
 
 def _counted(decoded: list[bytes]) -> Lazy[int, bytes]:

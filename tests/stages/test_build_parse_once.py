@@ -14,7 +14,7 @@ from kbtool.reuse.values import Reuse
 from kbtool.stages.pipeline import keep_warm
 from kbtool.stages.reused import LISTINGS, PAGE_FACTS, PAGES, SITE_RECORD
 from kbtool.stages.scan import scan
-from tests.test_build import build, config, small_wiki, write
+from tests.stages.test_build import build, config, small_wiki, write
 
 
 @pytest.fixture

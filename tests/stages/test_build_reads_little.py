@@ -12,7 +12,7 @@ import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
 import kbtool.store.codec
 from kbtool.stages.publish.stored_spare import FOLDER
-from tests.test_build import build, small_wiki, write
+from tests.stages.test_build import build, small_wiki, write
 
 
 @pytest.fixture

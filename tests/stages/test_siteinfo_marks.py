@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import kbtool.stages.siteinfo as siteinfo
-from tests.test_build import build, page, write
+from tests.stages.test_build import build, page, write
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from kbtool.cli import main
 from kbtool.stages.file_stats import FILENAME
 from kbtool.stages.scan import ChangedSinceScan, Snapshot, scan
 from kbtool.store.db import FILENAME as STORE
-from tests.test_build import build, config, page, write
+from tests.stages.test_build import build, config, page, write
 
 PAGES = {
     "wiki/a.md": page("# A\n\nFirst words. [B](b.md)\n"),

@@ -13,7 +13,7 @@ from kbtool.config import config_from_table
 from kbtool.stages.load import _PARALLEL_THRESHOLD, load_pages
 from kbtool.stages.run import new_run
 from kbtool.store.db import open_store
-from tests.test_build import page, write
+from tests.stages.test_build import page, write
 
 
 @pytest.fixture(autouse=True)

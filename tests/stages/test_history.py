@@ -10,7 +10,7 @@ import pytest
 
 import kbtool.stages.history as history
 from kbtool.stages.history import head_state
-from tests.test_build import build, page, write
+from tests.stages.test_build import build, page, write
 
 
 def _git(root: Path, *args: str) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 import kbtool.stages.pipeline as build_module
-from tests.test_build import build, page, write
+from tests.stages.test_build import build, page, write
 
 
 @pytest.fixture

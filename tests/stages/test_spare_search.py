@@ -19,7 +19,7 @@ from kbtool.stages.build_report import BuildReport
 from kbtool.stages.publish.published import Spare
 from kbtool.stages.reused import SPARE
 from kbtool.stages.site import build_site
-from tests.test_build_incremental import PYPROJECT, RandomWiki
+from tests.stages.test_build_incremental import PYPROJECT, RandomWiki
 
 QUERIES = ("page", "text", "注意力", "attention", "robotics", "paper", "方法", "results", "pa")
 

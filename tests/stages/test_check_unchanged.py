@@ -10,7 +10,7 @@ import pytest
 
 import kbtool.stages.check as check_module
 from kbtool.cli import main
-from tests.test_build import page, write
+from tests.stages.test_build import page, write
 
 
 @pytest.fixture

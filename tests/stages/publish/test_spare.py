@@ -19,7 +19,7 @@ from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
 from kbtool.stages.publish.stored_spare import FOLDER
 from kbtool.stages.reused import SPARE
 from kbtool.stages.site import build_site
-from tests.test_build_incremental import RandomWiki, assert_same, build, clean_build
+from tests.stages.test_build_incremental import RandomWiki, assert_same, build, clean_build
 
 
 def _serving(tmp_path: Path) -> tuple[RandomWiki, Path, Session]:
