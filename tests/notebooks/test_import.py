@@ -18,7 +18,7 @@ from tests.parse.test_notebook_cells import jupytext_cells, kbtool_cells
 pytest_plugins = ["pytester"]
 pytest.importorskip("IPython")
 
-NOTEBOOKS = Path(__file__).parent / "fixtures" / "notebooks"
+NOTEBOOKS = Path(__file__).parent.parent / "fixtures" / "notebooks"
 BOOK = sorted(p.stem for p in (NOTEBOOKS / "book").glob("*.ipynb"))
 
 

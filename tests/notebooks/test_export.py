@@ -15,7 +15,7 @@ from kbtool.notebooks.export import notebook_text, notebook_to_page, page_to_not
 from kbtool.parse.page import parse_page
 from tests.execute_support import make_repo, run
 
-WIKI = Path(__file__).parent.parent / "wiki"
+WIKI = Path(__file__).resolve().parents[2] / "wiki"
 BUNDLED = sorted(p for p in WIKI.rglob("*.md") if "```python" in p.read_text(encoding="utf-8"))
 
 
