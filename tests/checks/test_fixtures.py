@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parent.parent / "fixtures"
 CASES = sorted(p.parent.name for p in FIXTURES.glob("*/expected.txt"))
 REVIEW = "# REVIEW: a new line; say why it is right, or fix kbtool"
 

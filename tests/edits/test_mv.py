@@ -15,7 +15,7 @@ from kbtool.config import load_config
 from kbtool.edits.moves import moved_path
 from kbtool.stages.load import load_wiki
 
-sys.path.insert(0, str(Path(__file__).parent.parent / "benchmarks"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import synth  # noqa: E402
 
 

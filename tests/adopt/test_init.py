@@ -11,7 +11,7 @@ import pytest
 
 from kbtool.adopt.cells import why_not_runnable
 from kbtool.model import Cell
-from tests.adoption_support import REAL_PROBLEMS, write_real_like_wiki
+from tests.adopt.support import REAL_PROBLEMS, write_real_like_wiki
 
 OTHER_TOOLS = """\
 # The project's own settings; kbtool init must leave every byte of them alone.

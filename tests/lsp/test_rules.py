@@ -11,7 +11,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from tests.test_lsp import Client, _apply, _diagnostics, _open, _type, uri
+from tests.lsp.test_server import Client, _apply, _diagnostics, _open, _type, uri
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 

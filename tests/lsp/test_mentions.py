@@ -10,7 +10,7 @@ import pytest_asyncio
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from tests.test_lsp import Client, _diagnostics, _open, _page, _write
+from tests.lsp.test_server import Client, _diagnostics, _open, _page, _write
 
 pytestmark = pytest.mark.asyncio(loop_scope="function")
 
