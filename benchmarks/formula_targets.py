@@ -4,7 +4,7 @@
 - pages where prose is taken for a formula (a formula holding ``**``, ``、``, ``/MTok`` or a
   run of four Chinese characters: what a formula swallowed between two prices holds);
 - pages where kbtool's HTML has fewer of some element than GitHub's renderer (cmark-gfm, with
-  the comparison of ``tests/test_render_github.py``);
+  the comparison of ``tests/render/test_github.py``);
 - KB501 diagnostics (a formula not converted).
 
     python benchmarks/formula_targets.py DIR [--show 5]

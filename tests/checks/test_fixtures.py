@@ -6,7 +6,7 @@ in-process. Its output, with the temporary path and the seconds masked, and its 
 must equal ``expected.txt``. Lines starting with ``#`` there are the reviewer's notes on why
 each line is right; they are kept when the file is rewritten.
 
-Rewrite the golden files with ``KBTOOL_UPDATE_GOLDEN=1 pytest tests/test_checks_fixtures.py``,
+Rewrite the golden files with ``KBTOOL_UPDATE_GOLDEN=1 pytest tests/checks/test_fixtures.py``,
 then review the diff: a line that is new gets a ``# REVIEW`` note, and the test fails until a
 person has replaced it with the reason the line is right.
 """

@@ -1,6 +1,6 @@
 """The editor's session on random edit sequences: after each save, and with a page's unsaved
 text open over its file, the language server's diagnostics are those a cold check of the
-same text gives (the sequences of ``test_build_incremental``)."""
+same text gives (the sequences of ``tests/stages/test_build_incremental.py``)."""
 
 from __future__ import annotations
 
