@@ -1,10 +1,13 @@
 """The package's shape, checked from its own imports: the layers of ``kbtool.layers`` point
-only down, no imports go round in a circle, no module grows past 400 lines, and the
-maintainers' page (docs/architecture.md) names the layers and record kinds the code has."""
+only down, no imports go round in a circle, no module grows past 400 lines, the tests mirror
+the packages, and the maintainers' page (docs/architecture.md) names the layers and record
+kinds the code has."""
 
 from __future__ import annotations
 
+import ast
 import re
+from collections import Counter
 from pathlib import Path
 
 import networkx as nx
@@ -14,6 +17,7 @@ from kbtool.store.code import imports_of, modules
 from kbtool.store.records import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
 
 
 def test_every_module_is_in_a_layer() -> None:
@@ -87,3 +91,110 @@ def test_no_name_in_the_code_is_a_word_the_glossary_retired() -> None:
         name for name, path in modules().items() if retired.search(path.read_text(encoding="utf-8"))
     ]
     assert found == []
+
+
+# The tests mirror the packages: tests/search/ holds the tests of kbtool/search/.
+
+
+def _packages() -> set[str]:
+    """kbtool's packages as folders under kbtool/: "search", "stages/publish", ..."""
+    return {
+        name.removeprefix("kbtool.").replace(".", "/")
+        for name, path in modules().items()
+        if path.name == "__init__.py" and name != "kbtool"
+    }
+
+
+def _test_folders() -> set[str]:
+    """The folders under tests/ that hold Python modules (fixture wikis hold none of them)."""
+    fixtures = TESTS / "fixtures"
+    return {
+        path.parent.relative_to(TESTS).as_posix()
+        for path in TESTS.rglob("*.py")
+        if path.parent != TESTS and fixtures not in path.parents
+    }
+
+
+def test_every_test_folder_is_named_after_a_package() -> None:
+    folders = _test_folders()
+    assert {"search", "stages", "stages/publish"} <= folders  # the check looks at real folders
+    assert sorted(folders - _packages()) == []
+    # each a package (__init__.py): tests/lsp/test_rules.py and tests/test_rules.py are two modules
+    assert [f for f in sorted(folders) if not (TESTS / f / "__init__.py").is_file()] == []
+
+
+def test_no_test_module_is_named_for_the_folder_it_should_be_in() -> None:
+    # tests/test_search_ranking.py belongs in tests/search/ as test_ranking.py, and
+    # tests/search/test_search_ranking.py says "search" twice.
+    tops = {package.split("/")[0] for package in _packages()}
+    misnamed = [
+        path.relative_to(TESTS).as_posix()
+        for path in TESTS.rglob("test_*.py")
+        for prefix in (tops if path.parent == TESTS else {path.parent.name})
+        if path.stem == f"test_{prefix}" or path.stem.startswith(f"test_{prefix}_")
+    ]
+    assert misnamed == []
+
+
+#: imports that say nothing of what a test is about: the entry points, the model, the base
+_EVERYWHERE = {
+    member
+    for layer, _, members in LAYERS
+    if layer in ("commands", "model", "base")
+    for member in members
+    if member != "kbtool"
+}
+
+#: test modules kept beside what they test, though they import more of another package
+ELSEWHERE = {
+    "checks/test_code_paths.py": "KB212 (checks/code_paths.py); the parser is asked for code spans",
+    "checks/test_files.py": "KB0xx through the checks; the scan is patched to fail a read",
+    "render/test_hubs.py": "the most linked page (render/indexes.py), read on a built site",
+    "search/test_cli.py": "`kbtool search` through main; the parser is patched to count parses",
+    "search/test_text.py": "what search/text.py takes from a page, given pages the parser made",
+}
+
+
+def _home(module: str) -> str:
+    """The folder under kbtool/ of a module's package: "stages" for kbtool.stages.site."""
+    folder = modules()[module].parent.relative_to(modules()["kbtool"].parent).as_posix()
+    return "" if folder == "." else folder
+
+
+def _imported_homes(path: Path) -> Counter[str]:
+    """How many of kbtool's modules a test module imports, by package ("" for the top level),
+    leaving out the entry points, the model and the base, which every kind of test imports."""
+    known = modules()
+    imported: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            imported |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for alias in node.names:  # `from kbtool.render import similar` imports a module
+                name = f"{node.module}.{alias.name}"
+                imported.add(name if name in known else node.module)
+    return Counter(
+        _home(name)
+        for name in imported
+        if name in known and not any(name == m or name.startswith(m + ".") for m in _EVERYWHERE)
+    )
+
+
+def test_a_test_module_is_in_the_folder_of_the_package_it_imports_most() -> None:
+    # A module that imports none of them tests through the command line; it is placed by hand.
+    misplaced: list[str] = []
+    needless: list[str] = []
+    for path in sorted(TESTS.rglob("test_*.py")):
+        folder = path.parent.relative_to(TESTS).as_posix()
+        homes = _imported_homes(path)
+        if folder == "." or not homes:
+            continue
+        most = {home for home, n in homes.items() if n == max(homes.values())}
+        rel = path.relative_to(TESTS).as_posix()
+        if folder not in most and rel not in ELSEWHERE:
+            misplaced.append(f"{rel}: imports most from {sorted(most)}")
+        if folder in most and rel in ELSEWHERE:
+            needless.append(rel)
+    assert misplaced == []
+    assert needless == []  # an exception no longer needed leaves the table
+    assert all((TESTS / rel).is_file() for rel in ELSEWHERE)
