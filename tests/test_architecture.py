@@ -7,8 +7,10 @@ record kinds what the code has."""
 from __future__ import annotations
 
 import ast
+import contextlib
 import importlib
 import re
+import sqlite3
 from collections import Counter
 from pathlib import Path
 
@@ -16,6 +18,7 @@ import networkx as nx
 
 from kbtool.layers import LAYERS, layer_of, upward_imports
 from kbtool.store.code import imports_of, modules
+from kbtool.store.db import FILENAME, open_store
 from kbtool.store.records import KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,6 +101,16 @@ def test_the_architecture_page_names_every_module_of_the_stages() -> None:
         and not (name.startswith("stages.publish.") and f"`{name[15:]}`" in publish_row)
     ]
     assert unnamed == []
+
+
+def test_the_architecture_page_names_every_table_of_the_store(tmp_path: Path) -> None:
+    open_store(tmp_path).close()
+    with contextlib.closing(sqlite3.connect(tmp_path / FILENAME)) as db:
+        rows = db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()
+    tables = sorted(name for (name,) in rows if not name.startswith("sqlite_"))
+    assert "records" in tables
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    assert [table for table in tables if f"`{table}`" not in text] == []
 
 
 def test_every_command_is_a_module_with_its_arguments_and_run() -> None:
