@@ -140,9 +140,10 @@ def first_results_ms(site: Path, asked: list[str], over_http: bool = True) -> li
     cache), or opened from the folder (``file://``). The search box has the focus first, so
     the engine (loaded on demand) has started, as it has for a reader by the time they have
     typed."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-    from _browser import ARGS, CHROMIUM, static_server
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests, as a package
     from playwright.sync_api import sync_playwright
+
+    from tests._browser import ARGS, CHROMIUM, static_server
 
     timings = []
     with static_server(site) as served, sync_playwright() as pw:

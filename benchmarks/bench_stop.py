@@ -21,9 +21,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent / "tests"))
+sys.path.insert(0, str(HERE.parent))  # the tests, as a package
 
-from test_signals import (  # noqa: E402 - the wiki and process helpers the tests use
+from tests.test_signals import (  # noqa: E402 - the wiki and process helpers the tests use
     add_big_pages,
     descendants,
     session_survivors,

@@ -4,7 +4,7 @@
 - pages where prose is taken for a formula (a formula holding ``**``, ``、``, ``/MTok`` or a
   run of four Chinese characters: what a formula swallowed between two prices holds);
 - pages where kbtool's HTML has fewer of some element than GitHub's renderer (cmark-gfm, with
-  the comparison of ``tests/test_render_github.py``);
+  the comparison of ``tests/render/test_github.py``);
 - KB501 diagnostics (a formula not converted).
 
     python benchmarks/formula_targets.py DIR [--show 5]
@@ -17,14 +17,13 @@ import re
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-import test_render_github as github  # noqa: E402
-from render_support import render_text  # noqa: E402
-
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests, as a package
+import tests.render.test_github as github  # noqa: E402
 from kbtool.config import Config  # noqa: E402
 from kbtool.parse.markdown import markdown_parser  # noqa: E402
 from kbtool.render.i18n import translator  # noqa: E402
 from kbtool.stages.load import load_wiki  # noqa: E402
+from tests.render.support import render_text  # noqa: E402
 
 PROSE = re.compile(r"\*\*|[\u4e00-\u9fff]{4,}|/MTok|、")
 

@@ -34,8 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from _browser import ARGS, CHROMIUM, static_server  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the tests, as a package
+from tests._browser import ARGS, CHROMIUM, static_server  # noqa: E402
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}

@@ -6,7 +6,7 @@ binary. Where it is absent the tests skip with the reason, except in CI (``CI=tr
 
 Its fixtures (``browser``, ``base``, ``visit``) reach every test module through
 ``pytest_plugins`` in ``conftest.py``; ``base`` and ``visit`` serve the requesting module's
-``site`` fixture (the folder it built). Helpers are imported: ``from _browser import ...``.
+``site`` fixture (the folder it built). Helpers are imported: ``from tests._browser import ...``.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from kbtool.diagnostics import Diagnostic
 from kbtool.stages.load import load_wiki
 
 # The browser tests' fixtures (browser, base, visit), for every module that asks for them.
-pytest_plugins = ["_browser"]
+pytest_plugins = ["tests._browser"]
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -13,8 +13,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from action_support import load_action, run_action
-from dist_support import ROOT, copy_bundled_wiki, copy_checkout, fresh_venv
+
+from tests.action_support import load_action, run_action
+from tests.dist_support import ROOT, copy_bundled_wiki, copy_checkout, fresh_venv
 
 ACTION = load_action(ROOT / "action.yml")
 #: What a checkout needs for `make vendor` and `pip install .` (not the wiki or the tests).

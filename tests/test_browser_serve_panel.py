@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from _browser import ARTIFACTS, bundled_wiki, open_page
 
 from kbtool.cli import main
 from kbtool.diagnostics import Diagnostic
 from kbtool.serve import BuildVersion, make_server
 from kbtool.served_problems import ServedProblems
+from tests._browser import ARTIFACTS, bundled_wiki, open_page
 
 pytestmark = pytest.mark.browser
 

@@ -7,7 +7,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from dist_support import (
+
+from tests.dist_support import (
     MERMAID,
     build_dist,
     copy_bundled_wiki,

@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_build_incremental import RandomWiki, clean_build, graph, site_files
 
 from kbtool.render.urls import GRAPH_DATA
+from tests.stages.test_build_incremental import RandomWiki, clean_build, graph, site_files
 
 #: seconds serve may take to settle after the last change (a bound for a failure, not a target)
 SETTLE = 60.0

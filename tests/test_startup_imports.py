@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_build import page, write
+from tests.stages.test_build import page, write
 
 PROBE = """
 import json, sys

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_build import page, write
-
 from kbtool.config import config_from_table
 from kbtool.stages.site import build_site
 from kbtool.stages.workers import Workers
 from kbtool.timings import Timings
+from tests.stages.test_build import page, write
 
 
 def test_each_lap_gets_the_share_the_workers_clock_advanced() -> None:

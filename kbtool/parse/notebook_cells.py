@@ -14,7 +14,7 @@ stricter, so a fence is a code cell only where jupytext agrees:
   in a notebook (jupytext makes them raw cells and comments them out in scripts);
 - it has no ``.noeval`` attribute.
 
-``tests/test_notebook_cells.py`` checks the agreement with jupytext itself on every fixture
+``tests/parse/test_notebook_cells.py`` checks the agreement with jupytext itself on every fixture
 page and every page of the bundled wiki.
 """
 

@@ -7,8 +7,9 @@ whose postings in the main shards are no longer valid (``dead``: edited or remov
 reads a term from both and drops the dead pages' main entries, which gives the same pages as
 a fresh build. The main shards, long lists and word lists are kept as they are (hard links),
 so an edit costs merging the changed pages' stored terms (made by the page worker,
-:mod:`kbtool.search.page_terms`) and a few small files, whatever the size of the site. The segment is written again at each update; past :data:`MAX_SEGMENT`
-pages the index is written from scratch, which empties it.
+:mod:`kbtool.search.page_terms`) and a few small files, whatever the size of the site.
+The segment is written again at each update; past :data:`MAX_SEGMENT` pages the index is
+written from scratch, which empties it.
 
 Told which pages changed since the old index (``changed``), an update reads only those pages'
 SearchDocs and those of the pages that share a page file it rewrites. Written into a folder

@@ -113,7 +113,7 @@
       links = drawLinks(key, dark);
     }
     if (linkCanvas.style.transform !== place) linkCanvas.style.transform = place;
-    // Read by tests/test_browser_graph.py: the links drawn anew in this drawing (0 when those
+    // Read by tests/render/test_browser_graph.py: the links drawn anew in this drawing (0 when those
     // drawn before were kept or moved).
     canvas.setAttribute("data-links-drawn", String(links));
     ctx.setTransform(ratio, 0, 0, ratio, 0, 0);

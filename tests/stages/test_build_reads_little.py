@@ -1,0 +1,98 @@
+"""After an edit a build reads only what the edit can change: the pages it renders or that
+link to the edited one, never every page, PageInfo or index."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import kbtool.stages.index_plan
+import kbtool.stages.stored_pages
+import kbtool.store.codec
+from kbtool.stages.publish.stored_spare import FOLDER
+from tests.stages.test_build import build, small_wiki, write
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(root, small_wiki())
+    assert build(root).published
+    return root
+
+
+@pytest.fixture
+def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The path of every page record unpickled from now on."""
+    read: list[str] = []
+    real = kbtool.store.codec.load_page
+
+    def load_page(data: bytes):  # type: ignore[no-untyped-def]
+        page = real(data)
+        read.append(page.path if page is not None else "?")
+        return page
+
+    monkeypatch.setattr(kbtool.stages.stored_pages, "load_page", load_page)
+    return read
+
+
+@pytest.fixture
+def indexes_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry each time the index pages' and the graph's data are made."""
+    made: list[int] = []
+    real = kbtool.stages.index_plan._made
+
+    def counted(site):  # type: ignore[no-untyped-def]
+        made.append(1)
+        return real(site)
+
+    monkeypatch.setattr(kbtool.stages.index_plan, "_made", counted)
+    return made
+
+
+def _append(repo: Path, path: str, text: str) -> None:
+    file = repo / path
+    file.write_text(file.read_text() + text)
+
+
+def test_an_edit_to_a_sentence_reads_no_other_page_and_makes_no_index(
+    repo: Path, pages_read: list[str], indexes_made: list[int]
+) -> None:
+    _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
+    report = build(repo)
+    assert report.rendered_outputs == [
+        "page:wiki/entities/karpathy.md",
+        "preview:wiki/entities/karpathy.md",
+    ]
+    # Only the page and the one it links to (whose backlinks show it) are read.
+    assert set(pages_read) <= {"wiki/entities/karpathy.md", "wiki/concepts/transformer.md"}
+    assert indexes_made == []
+
+
+def test_an_edit_to_a_summary_renders_the_indexes_that_show_it(
+    repo: Path, indexes_made: list[int]
+) -> None:
+    file = repo / "wiki/entities/karpathy.md"
+    text = file.read_text()
+    assert "summary:" in text
+    file.write_text(text.replace("summary:", "summary: Newly summarised.", 1), encoding="utf-8")
+    report = build(repo)
+    assert indexes_made == [1]
+    assert "types/entity.html" in report.rendered_outputs
+    assert "Newly summarised." in (repo / "site/types/entity.html").read_text()
+
+
+def test_an_index_missing_from_the_site_is_made_again_with_its_data(
+    repo: Path, indexes_made: list[int]
+) -> None:
+    _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
+    assert build(repo).published
+    (repo / "site/types/entity.html").unlink()
+    # The former site kept for this build holds the file still: without it, it must be made.
+    shutil.rmtree(repo / ".kbtool" / FOLDER)
+    _append(repo, "wiki/entities/karpathy.md", "\nAnd another.\n")
+    report = build(repo)
+    assert "types/entity.html" in report.rendered_outputs
+    assert "Karpathy" in (repo / "site/types/entity.html").read_text()

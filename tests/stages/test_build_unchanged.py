@@ -1,0 +1,85 @@
+"""A repeat build with nothing changed stops before loading anything, and only then."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import kbtool.stages.pipeline as build_module
+from tests.stages.test_build import build, page, write
+
+
+@pytest.fixture
+def loads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    calls: list[int] = []
+    real = build_module.load_pages
+
+    def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(build_module, "load_pages", counting)
+    return calls
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    root = tmp_path / "repo"
+    write(
+        root,
+        {
+            "wiki/a.md": page("# A\n\n![plot](plot.svg) [B](b.md)\n", related=["b.md"]),
+            "wiki/b.md": page("# B\n\n[A](a.md)\n", related=["a.md"]),
+            "wiki/plot.svg": '<svg xmlns="http://www.w3.org/2000/svg"/>',
+        },
+    )
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nlanguage = "en"\n')
+    return root
+
+
+def test_a_repeat_build_loads_nothing_and_reports_the_site(repo: Path, loads: list[int]) -> None:
+    first = build(repo)
+    assert first.ok and first.published and len(loads) == 1
+    second = build(repo)
+    assert second.ok and not second.published and len(loads) == 1
+    assert (second.pages, second.outputs) == (first.pages, first.outputs)
+
+
+def test_an_edit_is_built(repo: Path, loads: list[int]) -> None:
+    build(repo)
+    (repo / "wiki/b.md").write_text((repo / "wiki/b.md").read_text() + "\nMore.\n")
+    report = build(repo)
+    assert report.published and report.rendered_outputs == ["page:wiki/b.md", "preview:wiki/b.md"]
+    assert len(loads) == 2
+
+
+def test_an_edited_copied_image_is_built(repo: Path, loads: list[int]) -> None:
+    build(repo)
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="2"/>'
+    (repo / "wiki/plot.svg").write_text(svg)
+    assert build(repo).ok and len(loads) == 2
+    assert svg in {p.read_text() for p in (repo / "site").rglob("*.svg")}
+
+
+def test_a_file_deleted_from_the_site_is_built_again(repo: Path, loads: list[int]) -> None:
+    build(repo)
+    (repo / "site/wiki/b.html").unlink()
+    assert build(repo).ok and len(loads) == 2
+    assert (repo / "site/wiki/b.html").exists()
+
+
+def test_clean_and_no_cache_always_build(repo: Path, loads: list[int]) -> None:
+    build(repo)
+    build(repo, full=True)
+    build(repo, use_store=False)
+    assert len(loads) == 3
+
+
+def test_a_failed_build_is_not_remembered(repo: Path, loads: list[int]) -> None:
+    build(repo)
+    good = (repo / "wiki/b.md").read_text()
+    (repo / "wiki/b.md").write_text(good + "\n[gone](gone.md)\n")
+    assert not build(repo).ok
+    (repo / "wiki/b.md").write_text(good)
+    assert build(repo).ok and len(loads) == 3  # the memo of the good state was forgotten

@@ -1,0 +1,199 @@
+"""The incremental check: per-page results reused only while nothing they read has changed,
+and always the same diagnostics as a cold check."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from kbtool.checks import filter_diagnostics, run_checks
+from kbtool.config import load_config
+from kbtool.diagnostics import Diagnostic
+from kbtool.stages.check import check_wiki
+from kbtool.stages.load import load_wiki
+from kbtool.stages.run import new_run
+from kbtool.store.db import open_store
+from tests.conftest import page_text
+
+TODAY = date(2026, 6, 1)
+
+
+def incremental(root: Path, today: date = TODAY) -> tuple[list[Diagnostic], int]:
+    config = load_config(root)
+    with open_store(config.cache_path) as store:
+        run = check_wiki(new_run(config, store, jobs=1, today=today))
+    return filter_diagnostics(run.diagnostics, config), run.rechecked
+
+
+def cold(root: Path, today: date = TODAY) -> list[Diagnostic]:
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
+    wiki.today = today
+    return run_checks(wiki)
+
+
+@pytest.fixture
+def root(make_wiki, page) -> Path:
+    return make_wiki(
+        {
+            "wiki/a.md": page("# A\n\n[b](b.md#b) ![fig](fig.png) [[c]]\n", related=["b.md"]),
+            "wiki/b.md": page("# B\n\n[a](a.md)\n", related=["a.md"]),
+            "wiki/c.md": page("# C\n\n## Part\n", related=["a.md"]),
+            "wiki/d.md": page("# D\n", related=["c.md"]),
+            "sources/s.md": "# S\n",
+        }
+    )
+
+
+def test_a_repeat_check_checks_no_page_again(root: Path) -> None:
+    first, rechecked = incremental(root)
+    assert rechecked == 5
+    second, rechecked = incremental(root)
+    assert rechecked == 0
+    assert second == first == cold(root)
+    assert any(d.code == "KB207" and "fig.png" in d.message for d in second)
+
+
+def test_an_edit_rechecks_the_page_and_the_pages_that_read_it(root: Path) -> None:
+    incremental(root)
+    (root / "wiki/b.md").write_text(page_text("# Other title\n", related=["a.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 2  # b itself, and a, whose anchor #b now matches nothing
+    assert found == cold(root)
+    assert any(d.code == "KB208" and d.path == "wiki/a.md" for d in found)
+
+
+def test_a_body_edit_that_changes_no_fact_rechecks_one_page(root: Path) -> None:
+    incremental(root)
+    (root / "wiki/d.md").write_text(page_text("# D\n\nmore text\n", related=["c.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 1
+    assert found == cold(root)
+
+
+def test_a_file_appearing_on_disk_is_seen(root: Path) -> None:
+    """fig.png is no page: only the disk says whether the link to it is broken."""
+    before, _ = incremental(root)
+    assert any("fig.png" in d.message for d in before)
+    (root / "wiki/fig.png").write_bytes(b"\x89PNG")
+    after, rechecked = incremental(root)
+    assert rechecked == 1 and not any("fig.png" in d.message for d in after)
+    assert after == cold(root)
+
+
+def test_a_new_day_or_new_settings_recheck_everything(root: Path) -> None:
+    incremental(root)
+    assert incremental(root, date(2026, 6, 2))[1] == 5
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nseverity = { KB302 = "error" }\n')
+    found, rechecked = incremental(root, date(2026, 6, 2))
+    assert rechecked == 5 and found == cold(root, date(2026, 6, 2))
+
+
+def test_the_check_command_reports_the_same_either_way(root: Path, run_kbtool) -> None:
+    first = run_kbtool("-C", root, "check")
+    second = run_kbtool("-C", root, "check", "--timings")
+    assert first.lines[:-1] == second.lines[:-1] and first.code == second.code == 1
+    assert "timings: scan" in second.err
+    assert run_kbtool("-C", root, "check", "--ignore", "KB207").code == 0
+    assert run_kbtool("-C", root, "check", root / "wiki/b.md").code == 0
+    no_cache = run_kbtool("-C", root, "check", "--no-cache")
+    assert no_cache.lines[:-1] == first.lines[:-1]
+
+
+# --- randomised edit sequences against a cold check ------------------------------------------
+
+
+def _random_page(rng: random.Random, names: list[str]) -> str:
+    """A page whose links, anchors and `related` entries point at other (maybe gone) pages."""
+    related = [f"{rng.choice(names)}.md" for _ in range(rng.randint(0, 3))]
+    headings = [f"## {rng.choice(['Intro', 'Part', '方法', 'Notes'])}" for _ in range(2)]
+    links = []
+    for _ in range(rng.randint(0, 4)):
+        target = rng.choice(names)
+        kind = rng.random()
+        if kind < 0.4:
+            links.append(f"[x]({target}.md)")
+        elif kind < 0.7:
+            anchor = rng.choice(["intro", "part", "方法", "notes", "nothing"])
+            links.append(f"[x]({target}.md#{anchor})")
+        elif kind < 0.9:
+            links.append(f"[[{target}]]")
+        else:
+            links.append(f"![img]({target}.png)")
+    title = rng.choice([f"# {rng.choice(names)}", "# Same title", ""])
+    body = "\n\n".join([title, *headings, " ".join(links)]) + "\n"
+    return page_text(body, related=related or None)
+
+
+def _edit(rng: random.Random, root: Path, names: list[str]) -> None:
+    """One of: add, remove, rename a page; change its headings, links or `related`."""
+    wiki = root / "wiki"
+    present = sorted(p.stem for p in wiki.glob("*.md"))
+    action = rng.choice(["add", "remove", "rename", "rewrite", "rewrite", "image"])
+    if action == "add" or not present:
+        (wiki / f"{rng.choice(names)}.md").write_text(_random_page(rng, names))
+    elif action == "remove" and len(present) > 1:
+        (wiki / f"{rng.choice(present)}.md").unlink()
+    elif action == "rename":
+        old = rng.choice(present)
+        shutil.move(wiki / f"{old}.md", wiki / f"{rng.choice(names)}.md")
+    elif action == "image":
+        image = wiki / f"{rng.choice(names)}.png"
+        image.unlink() if image.exists() else image.write_bytes(b"\x89PNG")
+    else:
+        (wiki / f"{rng.choice(present)}.md").write_text(_random_page(rng, names))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_edits_give_what_a_cold_check_gives(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    names = [f"p{n}" for n in range(8)] + ["页面", "Same title"]
+    (root / "wiki").mkdir(parents=True)
+    (root / "sources").mkdir()
+    (root / "sources" / "s.md").write_text("# S\n")
+    for name in names[:6]:
+        (root / "wiki" / f"{name}.md").write_text(_random_page(rng, names))
+    for step in range(15):
+        _edit(rng, root, names)
+        found, _ = incremental(root)
+        assert found == cold(root), f"seed {seed}, step {step}"
+
+
+def _source(rng: random.Random) -> str:
+    day = rng.choice(["2026-01-05", "2026-03-01", "2026-05-20", "not a date"])
+    return f"# Source\n\n- **入库日期：** {day}\n"
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_source_dates_give_what_a_cold_check_gives(tmp_path: Path, seed: int) -> None:
+    """KB304 reads another page (the cited source's date): edits to either side are seen."""
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "sources").mkdir()
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nsource-date = { label = "入库日期" }\n')
+    sources = [f"s{n}" for n in range(4)]
+    for name in sources:
+        (root / "sources" / f"{name}.md").write_text(_source(rng))
+
+    def wiki_page() -> str:
+        cited = [f"../sources/{rng.choice(sources)}.md" for _ in range(rng.randint(1, 2))]
+        updated = rng.choice(["2026-02-01", "2026-04-01", "2026-06-01"])
+        return page_text("# W\n", updated=updated, sources=cited)
+
+    for n in range(3):
+        (root / "wiki" / f"w{n}.md").write_text(wiki_page())
+    seen: set[str] = set()
+    for step in range(12):
+        if rng.random() < 0.5:
+            (root / "sources" / f"{rng.choice(sources)}.md").write_text(_source(rng))
+        else:
+            (root / "wiki" / f"w{rng.randrange(3)}.md").write_text(wiki_page())
+        found, _ = incremental(root)
+        assert found == cold(root), f"seed {seed}, step {step}"
+        seen |= {d.code for d in found}
+    assert {"KB304", "KB305"} <= seen  # the rules under test really fired
