@@ -68,6 +68,16 @@ def test_latin_names_stand_at_word_boundaries_any_case_short_capitals_exact() ->
     ]
 
 
+def test_places_count_characters_of_every_width() -> None:
+    """The automaton walks bytes: a place is still counted in characters, after characters of
+    two, three and four bytes and a capital whose lower case is shorter (the Kelvin sign)."""
+    names = _names(
+        ("wiki/a.md", "注意力机制"), ("wiki/t.md", "Transformer"), ("wiki/k.md", "KV 缓存")
+    )
+    text = "é😀Å注意力机制\n\u212a—😀😀 transformer，𠀋KV 缓存"
+    assert _found(names, text) == [("wiki/a.md", 1, 4), ("wiki/t.md", 2, 6), ("wiki/k.md", 2, 19)]
+
+
 def test_only_the_first_mention_of_each_page_and_never_the_own_title() -> None:
     names = _names(("wiki/t.md", "Transformer"), ("wiki/self.md", "自注意力层"))
     found = names.find("wiki/self.md", "自注意力层用 Transformer。\nTransformer again，自注意力层")
