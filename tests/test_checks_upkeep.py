@@ -287,3 +287,32 @@ def test_kb308_after_an_edit_as_after_a_cold_check(make_wiki, page, run_kbtool) 
     assert _check_json(run_kbtool, root, "KB308") == after
     shutil.rmtree(root / ".kbtool")
     assert _check_json(run_kbtool, root, "KB308") == after  # cold: the same
+
+
+def test_a_latin_name_inside_a_longer_capitalised_name_is_no_mention() -> None:
+    names = _names(("wiki/t.md", "Transformer"), ("wiki/a.md", "动作分块（Action Chunking）"))
+    assert _found(names, "Vision Transformer、Generative Pre-trained Transformer") == []
+    assert _found(names, "Action Chunking Transformer") == []
+    assert _found(names, "| DiT | Diffusion Transformer | 以 Transformer 为骨干 |") == [
+        ("wiki/t.md", 1, 35)
+    ]
+    assert _found(names, "See Transformer; the Action Chunking idea") == [
+        ("wiki/t.md", 1, 5),
+        ("wiki/a.md", 1, 22),
+    ]
+
+
+#: KB306 on the bundled wiki, every hit reviewed: none (its pages link what they name; the
+#: same lines with their links taken out are the cases of tests/fixtures/mentions/)
+BUNDLED_MENTIONS: list[str] = []
+
+
+def test_the_bundled_wiki_has_no_unreviewed_mention(tmp_path: Path, run_kbtool) -> None:
+    repository = Path(__file__).resolve().parent.parent
+    root = tmp_path / "repo"
+    for folder in ("wiki", "sources"):
+        shutil.copytree(repository / folder, root / folder)
+    (root / "pyproject.toml").write_text(ON, encoding="utf-8")
+    result = run_kbtool("-C", root, "check", "--format", "json", "--select", "KB306")
+    found = [f"{d['path']}:{d['line']}" for d in json.loads(result.out)["diagnostics"]]
+    assert found == BUNDLED_MENTIONS

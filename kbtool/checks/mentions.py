@@ -6,7 +6,11 @@ names of three characters or more, the longest first where two overlap (``多头
 is one mention of that page, not of ``注意力机制``); a name that begins or ends with a Latin
 letter or digit must stand at a word boundary there (``Transformer`` is not found in
 ``Transformers``). Letters match in any case, except in a short all-capital name
-(``GPT``, ``RNN``), which must be written as it is. Only prose counts: the frontmatter,
+(``GPT``, ``RNN``), which must be written as it is. A Latin name next to a capitalised word
+is part of a longer name, not a mention (``Transformer`` in ``Vision Transformer`` or
+``Generative Pre-trained Transformer``, ``Action Chunking`` in ``Action Chunking
+Transformer``), unless that word is a short one that starts sentences (``The``, ``See``).
+Only prose counts: the frontmatter,
 headings, fenced and inline code, math, HTML, and the text of links are blanked first, and
 a page never mentions itself. A page that already links a page (in its body or its
 ``related``) is not told again about it.
@@ -53,6 +57,35 @@ _INLINE = re.compile(
     r"|(?P<html></?[a-zA-Z][^<>\n]*>)"
     r"|(?P<url>(?:https?|ftp)://[^\s<>()\[\]（）]+|www\.[^\s<>()\[\]（）]+))",
     re.S,
+)
+#: a capitalised word, and the space or hyphen after it, just before a name
+_CAPITAL_BEFORE = re.compile(r"(?<![A-Za-z0-9_-])([A-Z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*)[ -]\Z")
+#: a space or hyphen, and a capital, just after a name
+_CAPITAL_AFTER = re.compile(r"[ -]([A-Z][A-Za-z0-9]*)")
+#: capitalised words that open sentences and phrases rather than names
+_OPENERS = frozenset(
+    [
+        "A",
+        "An",
+        "And",
+        "As",
+        "At",
+        "By",
+        "For",
+        "From",
+        "In",
+        "Into",
+        "Of",
+        "On",
+        "Or",
+        "See",
+        "The",
+        "To",
+        "Use",
+        "Using",
+        "Via",
+        "With",
+    ]
 )
 _FRONTMATTER_TARGET = re.compile(r"([^\s'\"\[\],]+\.md)\b")
 #: a title written as "中文（English）" or "English (中文)" also goes by each part
@@ -170,6 +203,8 @@ class Names:
                 continue
             if _WORD.match(name[-1]) and end + 1 < len(masked) and _WORD.match(masked[end + 1]):
                 continue
+            if _in_longer_name(masked, name, start, end):
+                continue
             seen.add(target)
             if self._linked(target, linked):
                 continue
@@ -183,6 +218,20 @@ class Names:
             return True
         stem = posixpath.basename(target).removesuffix(".md").lower()
         return f"[[{stem}" in linked or any(f"[[{n}" in linked for n in self._own[target])
+
+
+def _in_longer_name(text: str, name: str, start: int, end: int) -> bool:
+    """Whether the name at ``start``..``end`` of ``text`` is part of a longer Latin name: a
+    capitalised word just before or after it, on its Latin side."""
+    if name[0].isascii() and name[0].isalpha():
+        before = _CAPITAL_BEFORE.search(text, max(0, start - 40), start)
+        if before and before.group(1) not in _OPENERS:
+            return True
+    if name[-1].isascii() and name[-1].isalnum():
+        after = _CAPITAL_AFTER.match(text, end + 1)
+        if after and after.group(1) not in _OPENERS:
+            return True
+    return False
 
 
 def _bytes_of(text: str) -> str:
