@@ -35,7 +35,9 @@ SKETCH = 64
 _COMMON = 50
 #: values of each sketch through which its page meets its candidate duplicates
 _PROBES = 6
-_NOT_TEXT = re.compile(r"[^\w。！？；!?;.\n]+|_+")
+#: what a sentence keeps not: all but letters, digits and CJK (and the underscores of ``\w``,
+#: taken out first: one character class is a third faster than a class or ``_+``)
+_NOT_TEXT = re.compile(r"[^\w。！？；!?;.\n]+")
 _SENTENCES = re.compile(r"[。！？；!?;.\n]+")
 _MIN_SENTENCE = 8
 
@@ -66,7 +68,7 @@ def same_titles(titles: Mapping[str, tuple[str, str]]) -> Iterator[Diagnostic]:
 def sketch(text: str) -> bytes:
     """The bottom-k MinHash sketch of a page's body (``text`` without its frontmatter), as
     sorted unsigned 32-bit values; empty for a body without a sentence long enough."""
-    kept = _NOT_TEXT.sub("", text).casefold()
+    kept = _NOT_TEXT.sub("", text.replace("_", "")).casefold()
     hashes = {
         zlib.crc32(sentence.encode("utf-8"))
         for sentence in _SENTENCES.split(kept)

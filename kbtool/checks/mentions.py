@@ -26,6 +26,7 @@ character; over bytes a node has few children (measured on 3,220 wiki pages: 2.5
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import posixpath
 import re
@@ -39,9 +40,12 @@ import ahocorasick
 MIN_LENGTH = 3
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD = re.compile(r"[A-Za-z0-9_]")
+_WORD_BYTES = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-{2,})[ \t]*$")
+#: the first characters (after white space) of the lines that open or are blocks blanked
+_BLOCK_OPENERS = frozenset("`~$#=-")
 _MATH_BLOCK = re.compile(r"^\s*\$\$")
 _DEFINITION = re.compile(r"^ {0,3}\[[^\]\n]+\]:[ \t]*<?([^\s>]+)>?.*$", re.M)
 #: (what is blanked, the group holding a destination or wikilink, if any)
@@ -158,7 +162,8 @@ class Names:
         for page in listed:
             for name in page.names:
                 by_name.setdefault(_lower(name), []).append(page)
-        self._own: dict[str, set[str]] = {}
+        #: what a wikilink to each page starts with: ``[[`` and its stem or a name, lowered
+        self._wikilinks: dict[str, frozenset[str]] = {}
         self._automaton = ahocorasick.Automaton()
         for key, owners in by_name.items():
             owners = list({o.path: o for o in owners}.values())
@@ -169,10 +174,15 @@ class Names:
             name = next(n for n in owners[0].names if _lower(n) == key)
             exact = name.isascii() and name.isupper() and len(name) <= 5
             wide = _bytes_of(key)
-            self._automaton.add_word(wide, (len(wide), len(key), owners[0].path, name, exact))
+            latin = (1 if _WORD.match(name[0]) else 0) | (2 if _WORD.match(name[-1]) else 0)
+            value = (len(wide), len(key), owners[0].path, name, exact, latin)
+            self._automaton.add_word(wide, value)
         for page in listed:
-            self._own[page.path] = {_lower(n) for n in page.names}
-            self.stems[posixpath.basename(page.path).removesuffix(".md").lower()] = page.path
+            stem = posixpath.basename(page.path).removesuffix(".md").lower()
+            self.stems[stem] = page.path
+            self._wikilinks[page.path] = frozenset(
+                [f"[[{stem}", *(f"[[{_lower(n)}" for n in page.names)]
+            )
         self.digest = names_digest(listed)
         self._empty = len(self._automaton) == 0
         if not self._empty:
@@ -190,34 +200,36 @@ class Names:
         # where the last match began, in bytes and in characters: a match begins and ends at
         # a character's first byte, so the bytes between two are whole characters
         byte_at = char_at = 0
+        line, line_at = 1, 0  # the line of the last mention, and where it was counted to
         # Leftmost, longest, never overlapping: a name inside a longer one is not found.
-        for last, (size, length, target, name, exact) in self._automaton.iter_long(wide):
+        for last, (size, length, target, name, exact, latin) in self._automaton.iter_long(wide):
             if target == path or target in seen:
                 continue
-            char_at += len(_text_of(wide[byte_at : last - size + 1]))
-            byte_at = last - size + 1
+            first = last - size + 1
+            # a Latin name's end at a word boundary, asked of the bytes (an ASCII byte is its
+            # character, a byte of another character no word character)
+            if latin & 1 and first > 0 and wide[first - 1] in _WORD_BYTES:
+                continue
+            if latin & 2 and last + 1 < len(wide) and wide[last + 1] in _WORD_BYTES:
+                continue
+            char_at += len(_text_of(wide[byte_at:first]))
+            byte_at = first
             start, end = char_at, char_at + length - 1
             if exact and masked[start : end + 1] != name:
                 continue
-            if _WORD.match(name[0]) and start > 0 and _WORD.match(masked[start - 1]):
-                continue
-            if _WORD.match(name[-1]) and end + 1 < len(masked) and _WORD.match(masked[end + 1]):
-                continue
-            if _in_longer_name(masked, name, start, end):
+            if latin and _in_longer_name(masked, name, start, end):
                 continue
             seen.add(target)
             if self._linked(target, linked):
                 continue
-            line = masked.count("\n", 0, start) + 1
+            line += masked.count("\n", line_at, start)
+            line_at = start
             col = start - (masked.rfind("\n", 0, start) + 1) + 1
             found.append(Mention(target, name, line, col, text[start : end + 1]))
         return found
 
     def _linked(self, target: str, linked: set[str]) -> bool:
-        if target in linked:
-            return True
-        stem = posixpath.basename(target).removesuffix(".md").lower()
-        return f"[[{stem}" in linked or any(f"[[{n}" in linked for n in self._own[target])
+        return target in linked or not self._wikilinks[target].isdisjoint(linked)
 
 
 def _in_longer_name(text: str, name: str, start: int, end: int) -> bool:
@@ -270,7 +282,10 @@ def prose(path: str, text: str) -> tuple[str, set[str]]:
 
 
 def _blank(match: re.Match[str]) -> str:
-    return re.sub(r"[^\n]", " ", match.group())
+    text = match.group()
+    if "\n" not in text:
+        return " " * len(text)
+    return "\n".join(" " * len(line) for line in text.split("\n"))
 
 
 def _blank_inline(match: re.Match[str], folder: str, linked: set[str]) -> str:
@@ -282,9 +297,18 @@ def _blank_inline(match: re.Match[str], folder: str, linked: set[str]) -> str:
 
 
 def _add_target(folder: str, raw: str, linked: set[str]) -> None:
+    target = _target(folder, raw)
+    if target is not None:
+        linked.add(target)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _target(folder: str, raw: str) -> str | None:
+    """The repository path a link's destination names (pages link the same pages often)."""
     target = unquote(raw.partition("#")[0].partition("?")[0])
     if target and ":" not in target:
-        linked.add(posixpath.normpath(posixpath.join(folder, target)))
+        return posixpath.normpath(posixpath.join(folder, target))
+    return None
 
 
 def _blank_frontmatter(lines: list[str], folder: str, linked: set[str]) -> int:
@@ -309,6 +333,8 @@ def _blank_blocks(lines: list[str], start: int) -> None:
     math = False
     for index in range(start, len(lines)):
         line = lines[index]
+        if fence is None and not math and line.lstrip()[:1] not in _BLOCK_OPENERS:
+            continue  # prose: none of the patterns below can match
         blank = " " * len(line)
         if fence is not None:
             if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
