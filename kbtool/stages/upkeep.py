@@ -20,6 +20,7 @@ from typing import TypeVar
 from kbtool.checks import Enabled
 from kbtool.checks.base import diagnostic
 from kbtool.checks.duplicates import (
+    boilerplate,
     near_duplicate_diagnostics,
     near_duplicates,
     pairs_with,
@@ -108,33 +109,39 @@ _FEW = 0.05
 def _pairs(
     run: Run, sketches: dict[str, tuple[str, tuple[int, ...]]], keys: Mapping[str, str]
 ) -> list[tuple[str, str, float]]:
-    """The near-duplicate pairs: those stored, where few sketches changed since, with the pairs
-    of the pages whose sketch changed found again; else all found afresh."""
+    """The near-duplicate pairs: those stored, where few sketches and no boilerplate value
+    changed since, with the pairs of the pages whose sketch changed found again; else all
+    found afresh."""
     threshold = run.config.duplicate_threshold
     key = records.DUPLICATES.key(repr(threshold))
     stored = run.store.get(records.DUPLICATES, WHOLE, key) if run.use_store else None
     before = records.DUPLICATES.codec.decode(stored) if stored else None
+    common = boilerplate(sketches)
     pairs = None
     if isinstance(before, dict) and isinstance(before.get("sketches"), dict):
         old = before["sketches"]
         changed = {p for p in keys if old.get(p) != keys[p]} | (set(old) - set(keys))
-        if len(changed) <= _FEW * len(keys):
+        same_common = before.get("common") == sorted(common)
+        if same_common and len(changed) <= _FEW * len(keys):
             with contextlib.suppress(TypeError, ValueError):
                 kept = [
                     (str(a), str(b), float(score))
                     for a, b, score in before.get("pairs", [])
                     if a not in changed and b not in changed
                 ]
-                pairs = kept + pairs_with(sketches, changed & set(sketches), threshold)
+                found = pairs_with(sketches, changed & set(sketches), threshold, common)
+                pairs = kept + found
                 if not changed:
                     return sorted(pairs)
     if pairs is None:
-        pairs = near_duplicates(sketches, threshold)
+        pairs = near_duplicates(sketches, threshold, common)
     pairs.sort()
     if run.use_store:
-        value = records.DUPLICATES.codec.encode({"sketches": dict(keys), "pairs": pairs})
+        value = {"sketches": dict(keys), "pairs": pairs, "common": sorted(common)}
         with run.store.transaction():
-            run.store.put(records.DUPLICATES, [(WHOLE, key, value)])
+            run.store.put(
+                records.DUPLICATES, [(WHOLE, key, records.DUPLICATES.codec.encode(value))]
+            )
     return pairs
 
 
