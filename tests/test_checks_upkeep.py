@@ -316,3 +316,14 @@ def test_the_bundled_wiki_has_no_unreviewed_mention(tmp_path: Path, run_kbtool) 
     result = run_kbtool("-C", root, "check", "--format", "json", "--select", "KB306")
     found = [f"{d['path']}:{d['line']}" for d in json.loads(result.out)["diagnostics"]]
     assert found == BUNDLED_MENTIONS
+
+
+@pytest.mark.parametrize("value", [b"[[1, 2]]", b'{"a": 1}', b'[["x", 1, "a", "b"]]', b"\xff"])
+def test_a_damaged_mentions_record_is_made_again(make_wiki, page, run_kbtool, value) -> None:
+    import sqlite3
+
+    root = _wiki(make_wiki, page)
+    first = _check_json(run_kbtool, root, "KB306")
+    with sqlite3.connect(root / ".kbtool/store.sqlite") as db:
+        db.execute("UPDATE records SET value = ? WHERE kind = 'mentions'", (value,))
+    assert _check_json(run_kbtool, root, "KB306") == first

@@ -356,8 +356,13 @@ def _blank_blocks(lines: list[str], start: int) -> None:
 
 
 def mention_message(mention: Mention) -> str:
+    return written_message(mention.written, mention.target)
+
+
+def written_message(written: str, target: str) -> str:
+    """KB306's message of a name ``written`` in the text, of the page ``target``."""
     return (
-        f"'{mention.written}' names page '{mention.target}' without linking it "
+        f"'{written}' names page '{target}' without linking it "
         "(`kbtool fix` links its first mention)"
     )
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kbtool.checks import Enabled
 from kbtool.checks.base import diagnostic
@@ -28,7 +28,7 @@ from kbtool.checks.duplicates import (
     sketch,
     unpack,
 )
-from kbtool.checks.mentions import Named, Names, mention_message, names_digest, names_of
+from kbtool.checks.mentions import Named, Names, names_digest, names_of, written_message
 from kbtool.checks.upkeep import body_of
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Span
@@ -82,7 +82,7 @@ def upkeep_diagnostics(
         path: records.SKETCH.key(digests[path]) for path in facts if sketches and path in digests
     }
     held_mentions = _held(run, MENTIONS, records.MENTIONS, mention_keys, _decode_rows)
-    held_sketches = _held(run, SKETCHES, records.SKETCH, sketch_keys, unpack)
+    held_sketches = _held(run, SKETCHES, records.SKETCH, sketch_keys, lambda _, data: unpack(data))
     to_read = sorted(
         (set(mention_keys) - set(held_mentions)) | (set(sketch_keys) - set(held_sketches))
     )
@@ -145,11 +145,24 @@ def _pairs(
     return pairs
 
 
-def _decode_rows(data: bytes) -> list[Diagnostic]:
+#: One mention as its page's record holds it: line, column, the name as written, the page
+#: it names (the record's name is the page; the code, the rest of the message and the
+#: severity are KB306's)
+_Row = list[Any]
+
+
+def _decode_rows(path: str, data: bytes) -> list[Diagnostic]:
     rows = records.MENTIONS.codec.decode(data)
     if not isinstance(rows, list):
-        raise ValueError("not a list of diagnostics")
-    return [Diagnostic.from_row(row) for row in rows]
+        raise ValueError("not a list of mentions")
+    return [_mention(path, row) for row in rows]
+
+
+def _mention(path: str, row: _Row) -> Diagnostic:
+    line, col, written, target = row
+    if not (isinstance(line, int) and isinstance(col, int)):
+        raise TypeError(f"not a mention: {row!r}")
+    return diagnostic("KB306", Span(path, line, col), written_message(str(written), str(target)))
 
 
 V = TypeVar("V")
@@ -160,7 +173,7 @@ def _held(
     value: Reusable[str, V],
     kind: records.RecordKind,
     keys: Mapping[str, str],
-    decode: Callable[[bytes], V],
+    decode: Callable[[str, bytes], V],
 ) -> dict[str, V]:
     """The values under ``keys`` that this run holds or the store keeps; a damaged record is
     left out (made again)."""
@@ -180,18 +193,18 @@ def _held(
         with contextlib.suppress(TypeError, ValueError):
             key, data = values.get(path, (keys[path], b""))
             if key == keys[path]:
-                found[path] = run.reuse.put(value, path, key, decode(data))
+                found[path] = run.reuse.put(value, path, key, decode(path, data))
     return found
 
 
 def _read_pages(
     run: Run, work: _Work, paths: list[str]
-) -> dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]]:
+) -> dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]]:
     """Each page's mentions (if names are given) and sketch, made from its text."""
     if not run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
         return _read_chunk(work, paths)
     chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 16, 128)]
-    made: dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]] = {}
+    made: dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]] = {}
     for part in run.workers.map(_read_chunk, work, chunks):
         made.update(part)
     return made
@@ -199,8 +212,8 @@ def _read_pages(
 
 def _read_chunk(
     work: _Work, paths: list[str]
-) -> dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]]:
-    made: dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]] = {}
+) -> dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]]:
+    made: dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]] = {}
     for path in paths:
         try:
             data = work.run.snapshot.data(path)
@@ -209,10 +222,7 @@ def _read_chunk(
         text = data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
         mentions = None
         if work.names is not None and path in work.mentions:
-            mentions = [
-                diagnostic("KB306", Span(path, m.line, m.col), mention_message(m))
-                for m in work.names.find(path, text)
-            ]
+            mentions = [[m.line, m.col, m.written, m.target] for m in work.names.find(path, text)]
         values = unpack(sketch(body_of(text))) if path in work.sketches else None
         made[path] = (mentions, values)
     return made
@@ -224,14 +234,15 @@ def _keep(
     sketch_keys: Mapping[str, str],
     held_mentions: dict[str, list[Diagnostic]],
     held_sketches: dict[str, tuple[int, ...]],
-    made: Mapping[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]],
+    made: Mapping[str, tuple[list[_Row] | None, tuple[int, ...] | None]],
 ) -> None:
     """Hold and store what was made now."""
     mention_rows, sketch_rows = [], []
     for path, (mentions, values) in made.items():
         if path in mention_keys and path not in held_mentions and mentions is not None:
-            held_mentions[path] = run.reuse.put(MENTIONS, path, mention_keys[path], mentions)
-            encoded = records.MENTIONS.codec.encode([d.row() for d in mentions])
+            found = [_mention(path, row) for row in mentions]
+            held_mentions[path] = run.reuse.put(MENTIONS, path, mention_keys[path], found)
+            encoded = records.MENTIONS.codec.encode(mentions)
             mention_rows.append((path, mention_keys[path], encoded))
         if path in sketch_keys and path not in held_sketches and values is not None:
             held_sketches[path] = run.reuse.put(SKETCHES, path, sketch_keys[path], values)
