@@ -30,6 +30,7 @@ from kbtool.checks.duplicates import (
 )
 from kbtool.checks.mentions import Named, Names, names_digest, names_of, written_message
 from kbtool.checks.upkeep import body_of
+from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Span
 from kbtool.reuse.values import WHOLE, Reusable
@@ -162,7 +163,13 @@ def _mention(path: str, row: _Row) -> Diagnostic:
     line, col, written, target = row
     if not (isinstance(line, int) and isinstance(col, int)):
         raise TypeError(f"not a mention: {row!r}")
-    return diagnostic("KB306", Span(path, line, col), written_message(str(written), str(target)))
+    message = written_message(str(written), str(target))
+    if not message.isprintable():  # a control character: shown escaped
+        return diagnostic("KB306", Span(path, line, col), message)
+    return Diagnostic(path, line, col, "KB306", _SEVERITY, message)
+
+
+_SEVERITY = RULES["KB306"].severity
 
 
 V = TypeVar("V")
