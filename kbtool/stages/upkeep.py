@@ -103,7 +103,7 @@ def upkeep_diagnostics(
 
 
 #: Up to this share of pages with a new sketch, the stored pairs are kept for the others and
-#: only those pages are compared, with every page.
+#: only those pages meet the others, through their probes.
 _FEW = 0.05
 
 
