@@ -4,7 +4,9 @@ page (every page's mentions found again: a new title is a new name).
 
 Two copies of one synthetic wiki, one configured with the checks on and one without, so each
 keeps its own store; cold runs of the two are interleaved, so that the load of a shared
-machine falls on both alike, and the fastest of each is taken.
+machine falls on both alike, and the fastest of each is taken. Beside the seconds, the CPU
+seconds of each cold run (its workers' with it), paired round by round: on a shared machine
+they vary less than the seconds do.
 
     python benchmarks/bench_upkeep.py [-n 7000] [--rounds 2]
 """
@@ -37,12 +39,14 @@ def bench(n: int, rounds: int, limit: float) -> None:
         on = Workspace(on_root, [on_root / p.relative_to(off.root) for p in off.pages], 0.0)
         lines = header("kbtool check with the upkeep checks on and off", n, off)
         cold: dict[str, list[float]] = {"off": [], "on": []}
+        cpu: dict[str, list[float]] = {"off": [], "on": []}
         found = ""
         for _ in range(rounds):
             for name, workspace in (("off", off), ("on", on)):
                 workspace.forget()
                 run = run_kbtool(workspace.root, "check", "--statistics", timeout=limit)
                 cold[name].append(run.seconds)
+                cpu[name].append(run.cpu_seconds)
                 if name == "on":
                     found = _upkeep_counts(run.stdout)
         edits: dict[str, list[float]] = {"off": [], "on": []}
@@ -57,6 +61,8 @@ def bench(n: int, rounds: int, limit: float) -> None:
         )
         added = run_kbtool(on.root, "check", timeout=limit).seconds
         off_cold, on_cold = min(cold["off"]), min(cold["on"])
+        # the median of each round's ratio of CPU seconds, on to off
+        ratio = median([on / off for on, off in zip(cpu["on"], cpu["off"], strict=True)])
         rows = [
             Row("cold check, upkeep checks off", off_cold),
             Row(
@@ -65,6 +71,14 @@ def bench(n: int, rounds: int, limit: float) -> None:
                 share(on_cold, off_cold, "{:.2f}x off"),
                 "<= 1.15x off",
                 within(on_cold, off_cold, 1.15),
+            ),
+            Row("cold check, off: CPU seconds (median)", median(cpu["off"])),
+            Row(
+                "cold check, on: CPU seconds (median)",
+                median(cpu["on"]),
+                share(ratio, 1.0, "{:.2f}x off"),
+                "<= 1.15x off",
+                ratio <= 1.15,
             ),
             Row("one-page edit, off (median of 3)", median(edits["off"])),
             Row(
@@ -79,6 +93,7 @@ def bench(n: int, rounds: int, limit: float) -> None:
         lines += [
             table(rows, limit),
             f"  cold runs (s): off {cold['off']}, on {cold['on']}",
+            f"  cold runs (CPU s): off {cpu['off']}, on {cpu['on']}",
             f"  the cold check with them on reported: {found}",
             f"load average at end: {load_average()}",
         ]

@@ -33,13 +33,16 @@ _DIAGNOSTIC = re.compile(r"^\S+:\d+:\d+: KB\d{3} ")
 
 @dataclass
 class Run:
-    """One kbtool process: wall seconds (``inf`` when stopped at its time limit)."""
+    """One kbtool process: wall seconds (``inf`` when stopped at its time limit), CPU
+    seconds."""
 
     seconds: float
     code: int | None
     peak_rss_mb: float
     stdout: str
     stderr: str
+    #: CPU seconds (user and system) of the process and of the workers it waited for
+    cpu_seconds: float = float("nan")
 
     @property
     def timed_out(self) -> bool:
@@ -63,7 +66,8 @@ child = subprocess.Popen(sys.argv[2:])
 _, status, usage = os.wait4(child.pid, 0)
 elapsed = time.perf_counter() - started
 with open(sys.argv[1], "w") as f:
-    f.write(f"{elapsed} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss}")
+    cpu = usage.ru_utime + usage.ru_stime  # with the workers it waited for
+    f.write(f"{elapsed} {os.waitstatus_to_exitcode(status)} {usage.ru_maxrss} {cpu}")
 """
 
 
@@ -123,13 +127,14 @@ class Process:
             reader.join(timeout=10)
         fields = self.result.read_text(encoding="ascii").split()
         self.result.unlink()
-        done = len(fields) == 3 and not expired
+        done = len(fields) == 4 and not expired
         return Run(
             seconds=float(fields[0]) if done else float("inf"),
             code=int(fields[1]) if done else None,
             peak_rss_mb=int(fields[2]) / KIB if done else 0.0,
             stdout="".join(self.out),
             stderr="".join(self.err),
+            cpu_seconds=float(fields[3]) if done else float("inf"),
         )
 
 

@@ -73,13 +73,15 @@ def filter_diagnostics(
     """Keep the enabled codes under ``paths``, at their configured severities, sorted."""
     enabled = enabled_codes(config, tuple(select), tuple(ignore))
     folders = tuple(p.rstrip("/") + "/" for p in paths)
+    # each code's level once, None if it is not reported: a wiki can have 40,000 of one code
+    levels: dict[str, str | None] = {}
     kept = []
     for d in diagnostics:
-        if not enabled(d.code) or (
-            folders and not any((d.path + "/").startswith(f) for f in folders)
-        ):
+        if d.code not in levels:
+            levels[d.code] = config.level(d.code) if enabled(d.code) else None
+        level = levels[d.code]
+        if level is None or (folders and not any((d.path + "/").startswith(f) for f in folders)):
             continue
-        level = config.level(d.code)
         kept.append(d if level == d.severity else _with_severity(d, level))
     return sorted(kept, key=sort_key)
 

@@ -413,3 +413,66 @@ def test_no_entry_point_found_is_remembered_while_no_folder_of_the_path_changes(
     (tmp_path / "site").mkdir()
     monkeypatch.syspath_prepend(str(tmp_path / "site"))  # a folder more: looked up again
     assert rule_loader._looked_up(tmp_path) == [] and len(looked) == 2
+
+
+FIXING = """
+from kbtool.rules import Edit, Finding, rule
+
+@rule("WIKI030", "warning", "TODO left in the page")
+def todo(page):
+    for n, text in page.lines():
+        if "TODO" in text:
+            at = text.index("TODO") + 1
+            yield Finding("TODO left", n, at, Edit(n, at, n, at + 4, "DONE"))
+
+@rule("WIKI031", "warning", "a concept opens with a definition")
+def definition(page):
+    for n, text in page.lines():
+        if text.startswith("# ") and "## 定义" not in page.text:
+            yield Finding("no definition", n, 1, Edit(n + 1, 1, n + 1, 1, "\\n## 定义\\n\\n待写。"))
+
+@rule("WIKI032", "off", "an edit of a rule that is off")
+def off(page):
+    yield Finding("off", 1, 1, Edit(1, 1, 1, 1, "never"))
+
+@rule("WIKI033", "warning", "an edit out of the page")
+def outside(page):
+    yield Finding("outside", 1, 1, Edit(999, 1, 999, 2, "never"))
+
+@rule("WIKI034", "warning", "an edit of a line that a built-in fix changes")
+def tags(page):
+    for n, text in page.lines():
+        if text.startswith("tags: x"):
+            yield Finding("tags", n, 1, Edit(n, 1, n, 5, "never"))
+"""
+
+
+def test_fix_applies_the_edits_the_project_rules_offer(tmp_path: Path, run_kbtool) -> None:
+    body = "# A\n\nTODO: write it\n\nMore TODO here\n"
+    root = _project(
+        tmp_path / "repo",
+        FIXING,
+        {
+            "wiki/a.md": _page(body).replace("tags: []", "tags: x"),
+            "wiki/b.md": _page("# B\n\n## 定义\n\nFine.\n"),
+        },
+    )
+    before = (root / "wiki/a.md").read_text()
+    shown = run_kbtool("-C", root, "fix", "--diff")
+    assert "+DONE: write it" in shown.out and "+## 定义" in shown.out
+    assert (root / "wiki/a.md").read_text() == before  # --diff writes nothing
+    result = run_kbtool("-C", root, "fix")
+    assert "wiki/a.md: fixed line 9: WIKI030" in result.out
+    after = (root / "wiki/a.md").read_text()
+    assert after == before.replace("tags: x", "tags:\n  - x").replace(
+        "# A\n\nTODO: write it\n\nMore TODO here\n",
+        "# A\n\n## 定义\n\n待写。\nDONE: write it\n\nMore DONE here\n",
+    )
+    # not the rule that is off, the edit out of the page, the line listify changed
+    assert "never" not in after and "WIKI034" not in result.out
+    assert (root / "wiki/b.md").read_text() == _page("# B\n\n## 定义\n\nFine.\n")
+    codes = [
+        d["code"]
+        for d in json.loads(run_kbtool("-C", root, "check", "--format", "json").out)["diagnostics"]
+    ]
+    assert "WIKI030" not in codes and "WIKI031" not in codes

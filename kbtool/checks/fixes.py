@@ -5,7 +5,10 @@
 - an `#anchor` that differs from a heading's slug only by case or punctuation is rewritten to
   the slug (only when exactly one heading matches);
 - where KB306 is on (it is off by default), the first unlinked mention of each other page
-  becomes a link to it.
+  becomes a link to it;
+- the edits the project's rules offer with their findings (``Finding(..., edit=Edit(...))``),
+  of the rules that are on, where no other fix changed those lines and no two overlap (what
+  is left is offered again by the next run).
 
 Fixes are line edits on the file's own text, so comments, key order, quoting and line endings
 are kept. Nothing is written when nothing changes.
@@ -17,12 +20,17 @@ import difflib
 import os
 import stat
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool.checks.mentions import Names, link_text
+from kbtool.checks.project import decode_edit, project_diagnostics
 from kbtool.checks.upkeep import wiki_names
+from kbtool.diagnostics import enabled_codes
 from kbtool.parse.slugs import slugify
+from kbtool.rule_loader import project_rules
+from kbtool.rules import Edit
 from kbtool.wiki import Status, Wiki
 
 LIST_KEYS = ("related", "sources", "tags")
@@ -50,6 +58,7 @@ class PageFix:
 
 def plan_fixes(wiki: Wiki) -> list[PageFix]:
     """Every page's fixes, computed without writing anything."""
+    edits = rule_edits(wiki)
     fixes = []
     for page in wiki.pages.values():
         full = wiki.config.root / page.path
@@ -63,22 +72,27 @@ def plan_fixes(wiki: Wiki) -> list[PageFix]:
             text = raw.decode("utf-8")
         except UnicodeDecodeError:
             continue
-        fix = fix_text(wiki, page.path, text)
+        fix = fix_text(wiki, page.path, text, edits.get(page.path, ()))
         if fix is not None:
             fixes.append(fix)
     return fixes
 
 
-def fix_text(wiki: Wiki, path: str, text: str) -> PageFix | None:
+def fix_text(
+    wiki: Wiki, path: str, text: str, edits: Sequence[tuple[str, Edit]] = ()
+) -> PageFix | None:
     """The fixes of one page whose text (without a BOM) is ``text``: the file's, or an
-    editor's unsaved text that ``wiki.pages[path]`` was parsed from."""
+    editor's unsaved text that ``wiki.pages[path]`` was parsed from; ``edits``: (code, edit)
+    of the project rules' findings on it."""
     newline = "\r\n" if "\r\n" in text else "\n"
     lines = text.split(newline)
+    original = list(lines)
     described: list[str] = []
     _link_mentions(wiki, path, lines, described)  # first: the other fixes find their text
     _listify(wiki, path, lines, described, newline)
     _drop_repeats(wiki, path, lines, described)
     _fix_anchors(wiki, path, lines, described)
+    _apply_rule_edits(lines, original, edits, described)
     after = newline.join(line for line in lines if line != _DROPPED)
     return PageFix(path, text, after, tuple(described)) if after != text else None
 
@@ -177,3 +191,43 @@ def _fix_anchors(wiki: Wiki, path: str, lines: list[str], described: list[str]) 
         if position >= 0:
             lines[line] = lines[line][:position] + new + lines[line][position + len(old) :]
             described.append(f"line {line + 1}: anchor '{old}' -> '{new}'")
+
+
+def rule_edits(wiki: Wiki) -> dict[str, list[tuple[str, Edit]]]:
+    """(code, edit) of each finding of the project's rules that are on that offers an edit,
+    by page."""
+    rules = project_rules(wiki.config)
+    found: dict[str, list[tuple[str, Edit]]] = {}
+    for d in project_diagnostics(wiki, rules, enabled_codes(wiki.config, (), ())):
+        edit = decode_edit(d.fix)
+        if edit is not None:
+            found.setdefault(d.path, []).append((d.code, edit))
+    return found
+
+
+def _apply_rule_edits(
+    lines: list[str], original: list[str], edits: Sequence[tuple[str, Edit]], described: list[str]
+) -> None:
+    """Apply the rules' edits, the last first, each where it lies inside the text, on lines
+    no other fix changed, and apart from the edits applied before it."""
+    below = (len(lines) + 1, 1)  # the start of the edit applied last (edits go upwards)
+    for code, edit in sorted(set(edits), key=lambda item: _place(item[1]), reverse=True):
+        first, last = edit.line - 1, edit.end_line - 1
+        if not 0 <= first <= last < len(lines) or (edit.end_line, edit.end_col) > below:
+            continue
+        if lines[first : last + 1] != original[first : last + 1]:
+            continue  # another fix changed these lines: the next run offers it again
+        if not (
+            1 <= edit.col <= len(lines[first]) + 1 and 1 <= edit.end_col <= len(lines[last]) + 1
+        ):
+            continue
+        if (edit.line, edit.col) > (edit.end_line, edit.end_col):
+            continue
+        text = lines[first][: edit.col - 1] + edit.new + lines[last][edit.end_col - 1 :]
+        lines[first : last + 1] = [text] if "\n" not in text else text.split("\n")
+        below = (edit.line, edit.col)
+        described.append(f"line {edit.line}: {code}")
+
+
+def _place(edit: Edit) -> tuple[int, int, int, int]:
+    return edit.line, edit.col, edit.end_line, edit.end_col

@@ -15,11 +15,12 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from kbtool.checks import Enabled
 from kbtool.checks.base import diagnostic
 from kbtool.checks.duplicates import (
+    boilerplate,
     near_duplicate_diagnostics,
     near_duplicates,
     pairs_with,
@@ -27,8 +28,9 @@ from kbtool.checks.duplicates import (
     sketch,
     unpack,
 )
-from kbtool.checks.mentions import Named, Names, mention_message, names_digest, names_of
+from kbtool.checks.mentions import Named, Names, names_digest, names_of, written_message
 from kbtool.checks.upkeep import body_of
+from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Span
 from kbtool.reuse.values import WHOLE, Reusable
@@ -81,7 +83,7 @@ def upkeep_diagnostics(
         path: records.SKETCH.key(digests[path]) for path in facts if sketches and path in digests
     }
     held_mentions = _held(run, MENTIONS, records.MENTIONS, mention_keys, _decode_rows)
-    held_sketches = _held(run, SKETCHES, records.SKETCH, sketch_keys, unpack)
+    held_sketches = _held(run, SKETCHES, records.SKETCH, sketch_keys, lambda _, data: unpack(data))
     to_read = sorted(
         (set(mention_keys) - set(held_mentions)) | (set(sketch_keys) - set(held_sketches))
     )
@@ -101,48 +103,73 @@ def upkeep_diagnostics(
 
 
 #: Up to this share of pages with a new sketch, the stored pairs are kept for the others and
-#: only those pages are compared, with every page.
+#: only those pages meet the others, through their probes.
 _FEW = 0.05
 
 
 def _pairs(
     run: Run, sketches: dict[str, tuple[str, tuple[int, ...]]], keys: Mapping[str, str]
 ) -> list[tuple[str, str, float]]:
-    """The near-duplicate pairs: those stored, where few sketches changed since, with the pairs
-    of the pages whose sketch changed found again; else all found afresh."""
+    """The near-duplicate pairs: those stored, where few sketches and no boilerplate value
+    changed since, with the pairs of the pages whose sketch changed found again; else all
+    found afresh."""
     threshold = run.config.duplicate_threshold
     key = records.DUPLICATES.key(repr(threshold))
     stored = run.store.get(records.DUPLICATES, WHOLE, key) if run.use_store else None
     before = records.DUPLICATES.codec.decode(stored) if stored else None
+    common = boilerplate(sketches)
     pairs = None
     if isinstance(before, dict) and isinstance(before.get("sketches"), dict):
         old = before["sketches"]
         changed = {p for p in keys if old.get(p) != keys[p]} | (set(old) - set(keys))
-        if len(changed) <= _FEW * len(keys):
+        same_common = before.get("common") == sorted(common)
+        if same_common and len(changed) <= _FEW * len(keys):
             with contextlib.suppress(TypeError, ValueError):
                 kept = [
                     (str(a), str(b), float(score))
                     for a, b, score in before.get("pairs", [])
                     if a not in changed and b not in changed
                 ]
-                pairs = kept + pairs_with(sketches, changed & set(sketches), threshold)
+                found = pairs_with(sketches, changed & set(sketches), threshold, common)
+                pairs = kept + found
                 if not changed:
                     return sorted(pairs)
     if pairs is None:
-        pairs = near_duplicates(sketches, threshold)
+        pairs = near_duplicates(sketches, threshold, common)
     pairs.sort()
     if run.use_store:
-        value = records.DUPLICATES.codec.encode({"sketches": dict(keys), "pairs": pairs})
+        value = {"sketches": dict(keys), "pairs": pairs, "common": sorted(common)}
         with run.store.transaction():
-            run.store.put(records.DUPLICATES, [(WHOLE, key, value)])
+            run.store.put(
+                records.DUPLICATES, [(WHOLE, key, records.DUPLICATES.codec.encode(value))]
+            )
     return pairs
 
 
-def _decode_rows(data: bytes) -> list[Diagnostic]:
+#: One mention as its page's record holds it: line, column, the name as written, the page
+#: it names (the record's name is the page; the code, the rest of the message and the
+#: severity are KB306's)
+_Row = list[Any]
+
+
+def _decode_rows(path: str, data: bytes) -> list[Diagnostic]:
     rows = records.MENTIONS.codec.decode(data)
     if not isinstance(rows, list):
-        raise ValueError("not a list of diagnostics")
-    return [Diagnostic.from_row(row) for row in rows]
+        raise ValueError("not a list of mentions")
+    return [_mention(path, row) for row in rows]
+
+
+def _mention(path: str, row: _Row) -> Diagnostic:
+    line, col, written, target = row
+    if not (isinstance(line, int) and isinstance(col, int)):
+        raise TypeError(f"not a mention: {row!r}")
+    message = written_message(str(written), str(target))
+    if not message.isprintable():  # a control character: shown escaped
+        return diagnostic("KB306", Span(path, line, col), message)
+    return Diagnostic(path, line, col, "KB306", _SEVERITY, message)
+
+
+_SEVERITY = RULES["KB306"].severity
 
 
 V = TypeVar("V")
@@ -153,7 +180,7 @@ def _held(
     value: Reusable[str, V],
     kind: records.RecordKind,
     keys: Mapping[str, str],
-    decode: Callable[[bytes], V],
+    decode: Callable[[str, bytes], V],
 ) -> dict[str, V]:
     """The values under ``keys`` that this run holds or the store keeps; a damaged record is
     left out (made again)."""
@@ -173,18 +200,18 @@ def _held(
         with contextlib.suppress(TypeError, ValueError):
             key, data = values.get(path, (keys[path], b""))
             if key == keys[path]:
-                found[path] = run.reuse.put(value, path, key, decode(data))
+                found[path] = run.reuse.put(value, path, key, decode(path, data))
     return found
 
 
 def _read_pages(
     run: Run, work: _Work, paths: list[str]
-) -> dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]]:
+) -> dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]]:
     """Each page's mentions (if names are given) and sketch, made from its text."""
     if not run.workers.worth_forking(len(paths), _PARALLEL_THRESHOLD):
         return _read_chunk(work, paths)
     chunks = [paths[r.start : r.stop] for r in chunked(len(paths), run.workers.jobs, 16, 128)]
-    made: dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]] = {}
+    made: dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]] = {}
     for part in run.workers.map(_read_chunk, work, chunks):
         made.update(part)
     return made
@@ -192,8 +219,8 @@ def _read_pages(
 
 def _read_chunk(
     work: _Work, paths: list[str]
-) -> dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]]:
-    made: dict[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]] = {}
+) -> dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]]:
+    made: dict[str, tuple[list[_Row] | None, tuple[int, ...] | None]] = {}
     for path in paths:
         try:
             data = work.run.snapshot.data(path)
@@ -202,10 +229,7 @@ def _read_chunk(
         text = data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
         mentions = None
         if work.names is not None and path in work.mentions:
-            mentions = [
-                diagnostic("KB306", Span(path, m.line, m.col), mention_message(m))
-                for m in work.names.find(path, text)
-            ]
+            mentions = [[m.line, m.col, m.written, m.target] for m in work.names.find(path, text)]
         values = unpack(sketch(body_of(text))) if path in work.sketches else None
         made[path] = (mentions, values)
     return made
@@ -217,14 +241,15 @@ def _keep(
     sketch_keys: Mapping[str, str],
     held_mentions: dict[str, list[Diagnostic]],
     held_sketches: dict[str, tuple[int, ...]],
-    made: Mapping[str, tuple[list[Diagnostic] | None, tuple[int, ...] | None]],
+    made: Mapping[str, tuple[list[_Row] | None, tuple[int, ...] | None]],
 ) -> None:
     """Hold and store what was made now."""
     mention_rows, sketch_rows = [], []
     for path, (mentions, values) in made.items():
         if path in mention_keys and path not in held_mentions and mentions is not None:
-            held_mentions[path] = run.reuse.put(MENTIONS, path, mention_keys[path], mentions)
-            encoded = records.MENTIONS.codec.encode([d.row() for d in mentions])
+            found = [_mention(path, row) for row in mentions]
+            held_mentions[path] = run.reuse.put(MENTIONS, path, mention_keys[path], found)
+            encoded = records.MENTIONS.codec.encode(mentions)
             mention_rows.append((path, mention_keys[path], encoded))
         if path in sketch_keys and path not in held_sketches and values is not None:
             held_sketches[path] = run.reuse.put(SKETCHES, path, sketch_keys[path], values)

@@ -202,7 +202,7 @@ SKETCH = RecordKind(
 )
 DUPLICATES = RecordKind(
     "duplicates",
-    "the threshold (holds each page's sketch key it was found from)",
+    "the threshold (holds each page's sketch key and the boilerplate values it was found from)",
     JSON,
     "kbtool.stages.upkeep",
     per_page=False,

@@ -197,3 +197,73 @@ def test_random_source_dates_give_what_a_cold_check_gives(tmp_path: Path, seed: 
         assert found == cold(root), f"seed {seed}, step {step}"
         seen |= {d.code for d in found}
     assert {"KB304", "KB305"} <= seen  # the rules under test really fired
+
+
+# --- the upkeep checks (KB212, KB306-KB308) under random edits --------------------------------
+
+UPKEEP_ON = (
+    '[tool.kbtool]\nseverity = { KB212 = "warning", KB306 = "warning", '
+    'KB307 = "warning", KB308 = "warning" }\n'
+)
+TITLES = [
+    "注意力机制",
+    "多头注意力机制",
+    "Transformer",
+    "Vision Transformer",
+    "强化学习",
+    "策略梯度",
+]
+SENTENCES = [f"第{i}句话讲的是一个相当具体的事实编号{i * 7}" for i in range(16)]
+
+
+def _upkeep_page(rng: random.Random, stems: list[str]) -> str:
+    """A page of a random title (maybe another page's), aliases, sentences from a small pool
+    (near duplicates), other pages' names in prose, links and paths in code."""
+    words = [rng.choice(TITLES) for _ in range(rng.randint(0, 4))]
+    start = rng.choice([0, 2])
+    sentences = SENTENCES[start : start + rng.choice([0, 12])]
+    extras = []
+    if rng.random() < 0.3:
+        extras.append(f"[x]({rng.choice(stems)}.md)")
+    if rng.random() < 0.3:
+        extras.append(f"`wiki/{rng.choice(stems)}.md`")
+    body = "。".join(sentences) + "\n\n" + "。".join(words) + " " + " ".join(extras)
+    aliases = [rng.choice(TITLES)] if rng.random() < 0.2 else None
+    return page_text(f"# {rng.choice(TITLES)}\n\n{body}\n", aliases=aliases)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_random_edits_with_the_upkeep_checks_on(
+    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Titles, aliases and sentences come and go: mentions, same titles and near duplicates
+    after each edit are what a cold check finds (with a sentence on four pages already
+    boilerplate, so that what is boilerplate changes too, and the stored pairs of the pages
+    not edited kept where half the pages or fewer changed)."""
+    from kbtool.checks import duplicates
+    from kbtool.stages import upkeep
+
+    monkeypatch.setattr(duplicates, "_COMMON", 3)
+    monkeypatch.setattr(upkeep, "_FEW", 0.5)  # the stored pairs kept, the changed pages' found
+    rng = random.Random(seed)
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "sources").mkdir()
+    (root / "pyproject.toml").write_text(UPKEEP_ON)
+    stems = [f"p{n}" for n in range(9)]
+    for stem in stems[:6]:
+        (root / "wiki" / f"{stem}.md").write_text(_upkeep_page(rng, stems))
+    seen: set[str] = set()
+    for step in range(12):
+        present = sorted(p.stem for p in (root / "wiki").glob("*.md"))
+        action = rng.choice(["add", "remove", "rewrite", "rewrite"])
+        if action == "add" or len(present) < 3:
+            (root / "wiki" / f"{rng.choice(stems)}.md").write_text(_upkeep_page(rng, stems))
+        elif action == "remove":
+            (root / "wiki" / f"{rng.choice(present)}.md").unlink()
+        else:
+            (root / "wiki" / f"{rng.choice(present)}.md").write_text(_upkeep_page(rng, stems))
+        found, _ = incremental(root)
+        assert found == cold(root), f"seed {seed}, step {step}"
+        seen |= {d.code for d in found}
+    assert {"KB306", "KB307", "KB308"} <= seen
