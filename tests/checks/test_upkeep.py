@@ -308,7 +308,7 @@ BUNDLED_MENTIONS: list[str] = []
 
 
 def test_the_bundled_wiki_has_no_unreviewed_mention(tmp_path: Path, run_kbtool) -> None:
-    repository = Path(__file__).resolve().parent.parent
+    repository = Path(__file__).resolve().parents[2]
     root = tmp_path / "repo"
     for folder in ("wiki", "sources"):
         shutil.copytree(repository / folder, root / folder)
