@@ -181,26 +181,25 @@ class Terms:
     """What a write from scratch merges: each page's term record (``records(paths)``, in
     the order asked), and where the groups are merged (``spread``)."""
 
-    records: Callable[[list[str]], Sequence[bytes]]
+    records: Callable[[list[str]], Iterable[bytes]]
     spread: Spread = in_process
 
     @classmethod
     def made_from(cls, docs: Mapping[str, SearchDoc]) -> Terms:
         """Records made now from the pages' SearchDocs, merged in this process."""
-        return cls(lambda paths: [term_record(docs[path]) for path in paths])
+        return cls(lambda paths: (term_record(docs[path]) for path in paths))
 
 
 def merge_groups(
-    folder: Path, records: Sequence[bytes], spread: Spread
+    folder: Path, records: Iterable[bytes], spread: Spread
 ) -> tuple[int, Iterable[Written]]:
     """Write every group's shards and long lists under ``folder`` from ``records`` (page
-    ``i``'s at ``i``), each group a chunk of ``spread``: the shard count, and what each
+    ``i``'s ``i``-th), each group a chunk of ``spread``: the shard count, and what each
     group wrote. The shards are as many as the vocabulary needs, counted in one group."""
     groups: list[list[str]] = [[] for _ in range(GROUPS)]
     for data in records:
         for group, text in zip(groups, split_record(data), strict=True):
             group.append(text)
-    del records
     vocabulary = {term for text in groups[0] if text for term in text.split("\t")[0::3]}
     shards = layout.shard_count(len(vocabulary) * GROUPS)
     return shards, spread(_merge, (folder, shards, groups), range(GROUPS))

@@ -44,6 +44,8 @@ if TYPE_CHECKING:
 
 #: Below this many pages to parse, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 64
+#: Term records read from the store at once by a search index written from scratch.
+_RECORDS_AT_ONCE = 256
 
 
 @dataclass(frozen=True)
@@ -244,11 +246,14 @@ def fetch_search_docs(run: Run, loaded: Loaded, paths: Iterable[str]) -> dict[st
     return found
 
 
-def fetch_term_records(run: Run, paths: list[str]) -> list[bytes]:
+def fetch_term_records(run: Run, paths: list[str]) -> Iterator[bytes]:
     """The term records of ``paths``, in that order: stored by the load stage (this run's
-    or an earlier one's), else made again from the file."""
-    found = _records(run, TERMS, paths, bytes)
-    return [found[path] for path in paths]
+    or an earlier one's), else made again from the file. Read a few hundred at a time, so
+    that the caller holds what it made of them, not every record too."""
+    for start in range(0, len(paths), _RECORDS_AT_ONCE):
+        batch = paths[start : start + _RECORDS_AT_ONCE]
+        found = _records(run, TERMS, batch, bytes)
+        yield from (found[path] for path in batch)
 
 
 T = TypeVar("T")

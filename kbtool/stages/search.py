@@ -5,7 +5,7 @@ prior). Written from scratch, it merges the pages' stored terms in the run's wor
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ def index_site(run: Run, loaded: Loaded, staging: Path, listings: Mapping[str, L
     def fetch(paths: list[str]) -> Any:
         return fetch_search_docs(run, loaded, paths)
 
-    def records(paths: list[str]) -> list[bytes]:
+    def records(paths: list[str]) -> Iterable[bytes]:
         return fetch_term_records(run, paths)
 
     labels = run.config.type_labels
