@@ -122,7 +122,11 @@ def load_pages(
                 doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
             if terms is not None:  # read by a search index written from scratch
                 term_rows.append((path, TERMS.key(digest, language or ""), terms))
-    if page_rows:
+            if len(term_rows) >= _RECORDS_AT_ONCE:  # stored as they come: nobody holds them
+                with run.store.transaction():
+                    run.store.put(TERMS, term_rows)
+                term_rows = []
+    if page_rows or term_rows:
         with run.store.transaction():
             run.store.put(PAGE, page_rows)
             run.store.put(BODY, body_rows)
