@@ -117,8 +117,8 @@ def build_search(
     """Write the index of the pages (path -> content ``digests``) into ``staging/search``,
     updating the live site's;
     ``labels`` are what the site calls the page types (``type-labels``), ``links`` how many
-    pages link to each (the ranking's prior), ``terms`` the pages' term records for a write
-    from scratch."""
+    pages link to each (the ranking's prior), ``terms`` where the pages' term records come
+    from."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
     docs = SiteDocs(digests, old_dir, fetch)

@@ -122,8 +122,9 @@ def write_search_index(
     (path -> how many pages link to it) to ``priors.js`` for the ranking. ``changed``, when
     given, holds every page whose SearchDoc may differ from the one in ``old_dir``: an update
     then asks ``docs`` for those and for the few others it rewrites, not for every page.
-    ``terms`` gives the pages' term records for a write from scratch, and the workers that
-    merge them (by default made from ``docs`` and merged in this process)."""
+    ``terms`` gives the pages' term records, which a write from scratch and an update's
+    segment merge, and the workers that merge them (by default: made from ``docs``, merged
+    in this process)."""
     labels = dict(sorted((labels or {}).items()))
     links = links or {}
     terms = terms or Terms.made_from(docs)

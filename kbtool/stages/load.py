@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Below this many pages to parse, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 64
-#: Term records read from the store at once by a search index written from scratch.
+#: Term records stored, and read by the search stage, at once.
 _RECORDS_AT_ONCE = 256
 
 
@@ -120,7 +120,7 @@ def load_pages(
             if doc_bytes is not None:
                 encoded_docs[path] = doc_bytes
                 doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
-            if terms is not None:  # read by a search index written from scratch
+            if terms is not None:  # what the search index merges
                 term_rows.append((path, TERMS.key(digest, language or ""), terms))
             if len(term_rows) >= _RECORDS_AT_ONCE:  # stored as they come: nobody holds them
                 with run.store.transaction():
