@@ -45,8 +45,9 @@ from kbtool.search.text import SearchDoc
 
 #: Most pages the update segment holds, as a share of the site (and at least 16).
 MAX_SEGMENT = 0.01
-#: Postings per segment shard, roughly, in characters.
-_SEGMENT_SHARD = 16_000
+#: Postings per segment shard, roughly, in characters: every query reads a segment shard for
+#: each of its terms, so they are kept about as small as a main shard.
+_SEGMENT_SHARD = 4_000
 
 
 def _main_files(folder: Path) -> list[str]:
