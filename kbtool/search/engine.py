@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from kbtool.search import layout
-from kbtool.search.excerpt import Piece, excerpt
+from kbtool.search.excerpt import Piece, excerpt, within
 from kbtool.search.index import IndexFiles, IndexMissing
 from kbtool.search.matching import match_part
 from kbtool.search.priors import is_source, prior
@@ -123,6 +123,7 @@ def rank(index: IndexFiles, text: str) -> Ranked:
 
 @dataclass(frozen=True)
 class Hit:
+    #: as its page file holds it: a long page's text may be cut (``pagefiles.CUT``)
     doc: SearchDoc
     excerpt: tuple[Piece, ...]
     label: str  # what the site calls the page's type
@@ -138,9 +139,15 @@ def hits(index: IndexFiles, ranked: Ranked, start: int = 0, count: int | None = 
     wanted = needles(ranked.query)
     out = []
     for doc_id in chosen:
-        doc = index.doc(doc_id)
-        if doc is not None:
-            out.append(Hit(doc, tuple(excerpt(doc, wanted)), index.label(doc.type)))
+        part = index.doc_part(doc_id)
+        if part is None:
+            continue
+        doc, cut = part
+        pieces = excerpt(doc, wanted)
+        if cut and not within(pieces):  # the rest of its text is read, as the browser does
+            doc = index.doc(doc_id) or doc
+            pieces = excerpt(doc, wanted)
+        out.append(Hit(doc, tuple(pieces), index.label(doc.type)))
     return out
 
 

@@ -68,5 +68,12 @@ def excerpt(doc: SearchDoc, needles: tuple[str, ...] | list[str]) -> list[Piece]
     return pieces
 
 
+def within(pieces: list[Piece]) -> bool:
+    """Whether an excerpt shows a match and ends before its text does: then a longer text
+    with the same beginning gives the same excerpt (so a page cut in its page file needs
+    no more of its text)."""
+    return any(marked for _, marked in pieces) and pieces[-1] == ("…", False)
+
+
 def plain_text(pieces: list[Piece]) -> str:
     return "".join(text for text, _ in pieces)

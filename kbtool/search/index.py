@@ -10,7 +10,7 @@ from typing import Any
 
 from kbtool.search import layout
 from kbtool.search.codec import decode, shard_of, unscript
-from kbtool.search.pagefiles import decode_starts
+from kbtool.search.pagefiles import decode_starts, whole_doc
 from kbtool.search.postings import Entry, decode_entries, decode_heads
 from kbtool.search.text import SearchDoc
 
@@ -123,14 +123,35 @@ class IndexFiles:
         return found[:FUZZY_WORDS]
 
     def doc(self, doc_id: int) -> SearchDoc | None:
+        """The page's SearchDoc, whole (its continuation read if its page file cut it)."""
+        found = self._entry(doc_id)
+        if found is None:
+            return None
+        entry, chunk, at = found
+        return whole_doc(entry, self.load(f"c/{chunk}") if entry.get("more") else None, at)
+
+    def doc_part(self, doc_id: int) -> tuple[SearchDoc, bool] | None:
+        """The page's SearchDoc as its page file holds it, and whether its text was cut there
+        (what the browser has before it reads a continuation)."""
+        found = self._entry(doc_id)
+        if found is None:
+            return None
+        try:
+            return SearchDoc.from_json(found[0]), bool(found[0].get("more"))
+        except (TypeError, KeyError, ValueError):  # a damaged index: skip the page
+            return None
+
+    def _entry(self, doc_id: int) -> tuple[dict[str, Any], int, int] | None:
         if self._starts is None:
             self._starts = decode_starts(self.meta.get("chunks", ""))
         chunk = bisect.bisect_right(self._starts, doc_id) - 1
         data = self.load(f"d/{chunk}")
         try:
-            return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
-        except (TypeError, KeyError, IndexError, ValueError):  # a damaged index: skip the page
+            at = doc_id - data["first"]
+            entry = data["docs"][at]
+        except (TypeError, KeyError, IndexError):  # a damaged index: skip the page
             return None
+        return (entry, chunk, at) if isinstance(entry, dict) else None
 
 
 def one_edit(a: str, b: str) -> bool:

@@ -12,6 +12,8 @@
 - ``d/<n>.js``      pages' :class:`~kbtool.search.text.SearchDoc` (title, URL, excerpt
                     text), a few consecutive ids to a file (:mod:`kbtool.search.pagefiles`),
                     loaded only for the results on screen;
+- ``c/<n>.js``      the rest of the text of the pages of ``d/<n>.js`` longer than it holds,
+                    loaded only for an excerpt of a match past the cut;
 - ``x/<hex>.js``    the update segment (:mod:`kbtool.search.update`);
 - ``main.json``     the main part's page table: path -> id, digest, body length (for
                     updates; written with the main part, which no update changes);

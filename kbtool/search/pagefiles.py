@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +26,18 @@ from kbtool.search.text import SearchDoc
 CHUNK = 1_500
 
 
+#: Characters of a page's search text that its page file holds. The rest is in the file's
+#: continuation (``c/<n>.js``), which a reader downloads only for an excerpt that the first
+#: part cannot show: a long hub page among the results no longer costs its whole text.
+CUT = 2_000
+
+
 def page_file(chunk: int) -> str:
     return f"d/{chunk}.js"
+
+
+def rest_file(chunk: int) -> str:
+    return f"c/{chunk}.js"
 
 
 def chunk_files(
@@ -34,10 +45,12 @@ def chunk_files(
 ) -> tuple[list[int], list[tuple[str, bytes]]]:
     """Files for ``docs`` (consecutive ids, ``None`` for an id with no page), numbered from
     ``first_chunk``, each closed past ``limit`` bytes: the first id of each, and (name,
-    content) of each."""
+    content) of each, a page file followed by its continuation when one of its pages is
+    longer than :data:`CUT` (that page is marked ``more``)."""
     starts: list[int] = []
     files: list[tuple[str, bytes]] = []
     group: list[Any] = []
+    rests: list[str | None] = []
     size = 0
     first = 0
 
@@ -45,19 +58,42 @@ def chunk_files(
         chunk = first_chunk + len(starts)
         starts.append(first)
         files.append((page_file(chunk), script(f"d/{chunk}", {"first": first, "docs": group})))
+        if any(rest is not None for rest in rests):
+            content = script(f"c/{chunk}", {"first": first, "rests": rests})
+            files.append((rest_file(chunk), content))
 
     for doc_id, doc in docs:
         data = doc.to_json() if doc is not None else None
+        rest = None
+        if data is not None and len(data["body"]) > CUT:
+            data["body"], rest = data["body"][:CUT], data["body"][CUT:]
+            data["more"] = 1
         if not group:
             first = doc_id
         group.append(data)
+        rests.append(rest)
         size += len(json.dumps(data, ensure_ascii=False)) if data else 4
         if size >= limit:
             close()
-            group, size = [], 0
+            group, rests, size = [], [], 0
     if group:
         close()
     return starts, files
+
+
+def whole_doc(entry: Any, rests: Any, at: int) -> SearchDoc | None:
+    """The SearchDoc of a page file's ``entry``, its text joined again with its rest (the
+    ``at``-th of the continuation's ``rests``) when it was cut; None if either is damaged."""
+    try:
+        doc = SearchDoc.from_json(entry)
+        if entry.get("more"):
+            rest = rests["rests"][at]
+            if not isinstance(rest, str):
+                return None
+            doc = replace(doc, body=doc.body + rest)
+        return doc
+    except (TypeError, KeyError, IndexError, ValueError, AttributeError):
+        return None
 
 
 def encode_starts(starts: list[int]) -> str:
@@ -73,27 +109,36 @@ def decode_starts(text: str) -> list[int]:
 
 
 class PageReader:
-    """SearchDocs by id from an index folder (each file read once)."""
+    """SearchDocs by id from an index folder (each file read once), whole: a page cut in its
+    page file is joined again with its continuation."""
 
     def __init__(self, folder: Path, meta: dict[str, Any]) -> None:
         self.folder = folder
         self.starts = decode_starts(meta.get("chunks", ""))
-        self._files: dict[int, Any] = {}
+        self._files: dict[str, Any] = {}
 
     def chunk_of(self, doc_id: int) -> int:
         return bisect.bisect_right(self.starts, doc_id) - 1
+
+    def _read(self, name: str) -> Any:
+        if name not in self._files:
+            try:
+                self._files[name] = unscript((self.folder / name).read_bytes())
+            except (OSError, ValueError):
+                self._files[name] = None
+        return self._files[name]
 
     def doc(self, doc_id: int) -> SearchDoc | None:
         chunk = self.chunk_of(doc_id)
         if chunk < 0:
             return None
-        if chunk not in self._files:
-            try:
-                self._files[chunk] = unscript((self.folder / page_file(chunk)).read_bytes())
-            except (OSError, ValueError):
-                self._files[chunk] = None
-        data = self._files[chunk]
+        data = self._read(page_file(chunk))
         try:
-            return SearchDoc.from_json(data["docs"][doc_id - data["first"]])
-        except (TypeError, KeyError, IndexError, ValueError):
+            at = doc_id - data["first"]
+            entry = data["docs"][at]
+        except (TypeError, KeyError, IndexError):
             return None
+        rests = (
+            self._read(rest_file(chunk)) if isinstance(entry, dict) and entry.get("more") else None
+        )
+        return whole_doc(entry, rests, at)

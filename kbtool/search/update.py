@@ -39,7 +39,7 @@ from kbtool.search.output import (
     write_tables,
 )
 from kbtool.search.page_terms import Terms, merge_records
-from kbtool.search.pagefiles import PageReader, chunk_files
+from kbtool.search.pagefiles import PageReader, chunk_files, rest_file
 from kbtool.search.priors import is_source, priors_file
 from kbtool.search.text import SearchDoc
 
@@ -62,11 +62,12 @@ def _main_files(folder: Path) -> list[str]:
 
 
 def _page_files(previous: dict[str, Any]) -> list[str]:
-    return [name for name in previous["files"] if name.startswith("d/")]
+    """The page files and their continuations of an index."""
+    return [name for name in previous["files"] if name.startswith(("d/", "c/"))]
 
 
 def _chunk_number(name: str) -> int:
-    return int(name.removeprefix("d/").removesuffix(".js"))
+    return int(name[2:].removesuffix(".js"))
 
 
 def _chunk_of(starts: list[int], doc_id: int) -> int:
@@ -101,7 +102,9 @@ def _write_page_files(
         stop = main_starts[chunk + 1] if chunk + 1 < len(main_starts) else first_new
         ids = range(main_starts[chunk], stop)
         _, files = chunk_files(((i, docs.get(paths_by_id.get(i, ""))) for i in ids), chunk, inf)
-        out.write(*files[0])
+        skip.add(rest_file(chunk))  # a continuation it no longer has is not kept
+        for name, content in files:
+            out.write(name, content)
     added = sorted((row[0], docs[p]) for p, row in segment.items() if row[0] >= first_new)
     new_starts, files = chunk_files(added, len(main_starts))
     for name, content in files:

@@ -9,8 +9,11 @@ from typing import Any
 import pytest
 
 from kbtool.cli import main
+from kbtool.search.codec import unscript
 from kbtool.search.engine import IndexFiles, hits, rank
 from kbtool.search.excerpt import plain_text
+from kbtool.search.pagefiles import CUT, PageReader
+from kbtool.search.tokens import normalise, words
 from tests._browser import Watched, bundled_wiki, screenshot
 
 pytestmark = pytest.mark.browser
@@ -215,6 +218,29 @@ def test_terminal_and_browser_agree(visit: Any, site: Path) -> None:
     [astral] = terminal(site, "目标词语")[1]
     assert astral[3].startswith("…") and "目标词语" in astral[3]  # cut inside the emoji run
     clean(watched)
+
+
+def test_an_excerpt_past_a_pages_cut_reads_its_rest_and_agrees(visit: Any, site: Path) -> None:
+    cut = [(name, doc) for name, doc in _page_entries(site) if doc.get("more")]
+    assert cut, "no page of the bundled wiki is longer than a page file holds"
+    name, doc = cut[0]
+    reader = PageReader(site / "search", unscript((site / "search" / "meta.js").read_bytes()))
+    whole = next(d for i in range(400) if (d := reader.doc(i)) and d.path == doc["path"])
+    late = [w for w in words(whole.body[CUT:]) if len(w) > 5 and w not in normalise(doc["body"])]
+    assert late, name
+    page, watched = visit("index.html")
+    engine(page)
+    total, results = terminal(site, late[0])
+    assert any(late[0] in normalise(excerpt) for _, _, _, excerpt in results)
+    assert page.evaluate(BROWSER_SEARCH, [late[0], 10]) == [total, results]
+    clean(watched)
+
+
+def _page_entries(site: Path) -> list[tuple[str, dict[str, Any]]]:
+    out = []
+    for file in sorted((site / "search" / "d").glob("*.js")):
+        out += [(file.name, d) for d in unscript(file.read_bytes())["docs"] if d]
+    return out
 
 
 def test_bad_queries_are_answered_in_the_browser(visit: Any) -> None:

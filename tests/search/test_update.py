@@ -10,6 +10,7 @@ from pathlib import Path
 from kbtool.cli import main
 from kbtool.search import layout
 from kbtool.search.codec import unscript
+from kbtool.search.index import IndexFiles
 from kbtool.search.page_terms import Terms, term_record
 from kbtool.search.pagefiles import PageReader, page_file
 from kbtool.search.text import SearchDoc
@@ -259,3 +260,24 @@ def test_an_update_merges_the_stored_terms_of_its_segment_alone(tmp_path: Path) 
     write_search_index(edited, tmp_path / "fresh")
     for query in QUERIES:
         assert found(tmp_path / "2", query) == found(tmp_path / "fresh", query), query
+
+
+def test_a_long_page_cut_in_its_page_file_updates_as_a_clean_build(tmp_path: Path) -> None:
+    from kbtool.search.pagefiles import CUT
+
+    docs = _site()
+    tail = " ".join(f"deepword{i} 深处词{i}" for i in range(CUT // 8))
+    docs["wiki/p040.md"] = doc("wiki/p040.md", "长页", "开头 policy " + "甲乙" * CUT + tail)
+    write_search_index(docs, tmp_path / "0")
+    assert list((tmp_path / "0" / "c").glob("*.js"))  # its rest has a file of its own
+    edited = {**docs, "wiki/p040.md": doc("wiki/p040.md", "长页", "短了 policy")}
+    edited["wiki/p041.md"] = doc("wiki/p041.md", "标题 41", "deepword3 新词")
+    write_search_index(
+        edited, tmp_path / "1", tmp_path / "0", changed={"wiki/p040.md", "wiki/p041.md"}
+    )
+    write_search_index(edited, tmp_path / "fresh")
+    for query in (*QUERIES, "deepword3", "deepw", "深处词7", "甲乙", "短了"):
+        assert found(tmp_path / "1", query) == found(tmp_path / "fresh", query), query
+    assert found(tmp_path / "0", "deepword3") == ["wiki/p040.md"]  # its rest is indexed
+    # the dead page's words are taken out of the prefix counts, its rest's too
+    assert IndexFiles(tmp_path / "1").expand("deepw") == ["deepword3"]

@@ -654,8 +654,23 @@
       if (first[mid] <= id) lo = mid + 1;
       else hi = mid;
     }
-    const data = await load("d/" + (lo - 1));
-    return data ? data.docs[id - data.first] : null;
+    const chunk = lo - 1;
+    const data = await load("d/" + chunk);
+    const doc = data ? data.docs[id - data.first] : null;
+    return doc ? { doc, chunk, at: id - data.first } : null;
+  }
+
+  /** The excerpt of a page; a page cut in its page file (`more`) is joined with its rest
+   * from the continuation file when the excerpt of its first part would not be the whole
+   * page's: no match, or a window that reaches the cut. */
+  async function excerptOf(page, needles) {
+    const pieces = excerpt(page.doc, needles);
+    const last = pieces[pieces.length - 1];
+    const within = pieces.some((p) => p[1]) && last && !last[1] && last[0] === "…";
+    if (!page.doc.more || within) return pieces;
+    const rests = await load("c/" + page.chunk);
+    const rest = rests && Array.isArray(rests.rests) ? rests.rests[page.at] : null;
+    return typeof rest === "string" ? excerpt({ ...page.doc, body: page.doc.body + rest }, needles) : pieces;
   }
 
   /** Run a search: its total and `count` results from `offset`, with their excerpts. */
@@ -663,14 +678,15 @@
     const ranked = await rank(text);
     const needles = ranked.query.parts.flatMap((p) => p.needles);
     const chosen = ranked.docs.slice(offset, offset + count);
-    const docs = await Promise.all(chosen.map((id) => pageOf(ranked.meta, id)));
-    const results = docs.filter(Boolean).map((doc) => ({
+    const pages = (await Promise.all(chosen.map((id) => pageOf(ranked.meta, id)))).filter(Boolean);
+    const excerpts = await Promise.all(pages.map((page) => excerptOf(page, needles)));
+    const results = pages.map(({ doc }, i) => ({
       path: doc.path,
       url: new URL(doc.url.split("/").map(encodeURIComponent).join("/"), ROOT).href,
       title: doc.title,
       type: doc.type,
       label: (ranked.meta.labels || {})[doc.type] || doc.type,
-      excerpt: excerpt(doc, needles),
+      excerpt: excerpts[i],
     }));
     return { total: ranked.docs.length, results, more: offset + count < ranked.docs.length };
   }
