@@ -35,7 +35,8 @@ def _encode(n: int) -> str:
 
 
 @cache
-def _table() -> tuple[str, ...]:
+def codes() -> tuple[str, ...]:
+    """The spelling of every number below 32,768: what a hot loop looks numbers up in."""
     return tuple(_encode(n) for n in range(1 << 15))
 
 
@@ -46,21 +47,9 @@ def encode(numbers: Iterable[int]) -> str:
     >>> decode(encode([0, 31, 32, 1000, 10**9]))
     [0, 31, 32, 1000, 1000000000]
     """
-    table = _table()
+    table = codes()
     size = len(table)
     return "".join(table[n] if n < size else _encode(n) for n in numbers)
-
-
-@cache
-def byte_table() -> tuple[bytes, ...]:
-    return tuple(code.encode("ascii") for code in _table())
-
-
-def encode_bytes(numbers: Iterable[int]) -> bytes:
-    """:func:`encode`, as ASCII bytes (what the index writer appends to its buffers)."""
-    table = byte_table()
-    size = len(table)
-    return b"".join(table[n] if n < size else _encode(n).encode("ascii") for n in numbers)
 
 
 def decode(text: str) -> list[int]:

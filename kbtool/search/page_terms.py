@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from kbtool.search import layout
-from kbtool.search.codec import encode, fnv1a, script, shard_of
+from kbtool.search.codec import codes, encode, fnv1a, script, shard_of
+from kbtool.search.output import SearchStats, Writer
 from kbtool.search.postings import SEPARATOR, doc_terms
 from kbtool.search.text import SearchDoc
 from kbtool.search.tokens import is_word
@@ -37,30 +38,25 @@ assert layout.shard_count(0) >= GROUPS
 
 
 @cache
-def _codes() -> tuple[str, ...]:
-    return tuple(encode([n]) for n in range(1 << 15))
-
-
-@cache
 def group_of(term: str) -> int:
     """The group of ``term``: the low bits of the hash that picks its shard (remembered, as
     a worker meets the same few hundred thousand terms on every page)."""
     return fnv1a(term) & (GROUPS - 1)
 
 
-def _number(n: int, codes: tuple[str, ...]) -> str:
-    return codes[n] if n < len(codes) else encode([n])
+def _number(n: int, spelled: tuple[str, ...]) -> str:
+    return spelled[n] if n < len(spelled) else encode([n])
 
 
 def spell(weight: int, positions: list[int]) -> tuple[str, str]:
     """One page's entry of a term as the index spells it, but for the page id delta in front:
     its head (weight, number of positions) and its places (first position, deltas)."""
-    codes = _codes()
-    head = _number(weight, codes) + _number(len(positions), codes)
+    spelled = codes()
+    head = _number(weight, spelled) + _number(len(positions), spelled)
     if not positions:
         return head, ""
     deltas = map(operator.sub, positions[1:], positions)
-    return head, _number(positions[0], codes) + "".join(_number(d, codes) for d in deltas)
+    return head, _number(positions[0], spelled) + "".join(_number(d, spelled) for d in deltas)
 
 
 def term_record(doc: SearchDoc) -> bytes:
@@ -102,7 +98,7 @@ def merge(pages: Iterable[tuple[int, str]]) -> dict[str, Postings]:
     """The posting lists of ``pages``: (id, the text of one group of its record, or of all
     its groups joined by a tab), in increasing id order. (The hot loop of a write from
     scratch: one step per term of each page.)"""
-    codes = _codes()
+    spelled = codes()
     lists: dict[str, Postings] = {}
     for doc_id, text in pages:
         if not text:
@@ -111,9 +107,9 @@ def merge(pages: Iterable[tuple[int, str]]) -> dict[str, Postings]:
         for term, head, places in zip(fields, fields, fields, strict=False):
             entry = lists.get(term)
             if entry is None:
-                lists[term] = Postings(_number(doc_id + 1, codes), head, places, doc_id)
+                lists[term] = Postings(_number(doc_id + 1, spelled), head, places, doc_id)
                 continue
-            entry.heads += (_number(doc_id - entry.last, codes), head)
+            entry.heads += (_number(doc_id - entry.last, spelled), head)
             entry.places.append(places)
             entry.last = doc_id
             entry.count += 1
@@ -134,17 +130,8 @@ def write_group(folder: Path, shards: int, group: int, pages: Sequence[str]) -> 
 
 
 def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, Postings]) -> Written:
-    files: list[tuple[str, int]] = []
-    made: set[str] = set()
-
-    def write(name: str, data: bytes) -> None:
-        top = name.partition("/")[0]
-        if top not in made:
-            (folder / top).mkdir(parents=True, exist_ok=True)
-            made.add(top)
-        (folder / name).write_bytes(data)
-        files.append((name, len(data)))
-
+    out = Writer(folder, SearchStats())  # its sizes go back to the main process's writer
+    write = out.write
     by_shard: dict[str, dict[str, str]] = {}
     words: dict[str, int] = {}
     for term, entry in lists.items():
@@ -162,7 +149,7 @@ def _write_shards(folder: Path, shards: int, group: int, lists: dict[str, Postin
     for number in range(group, shards, GROUPS):
         name = f"{number:x}"
         write(layout.shard_file(name), script(f"s/{name}", by_shard.get(name, {})))
-    return files, words
+    return list(out.sizes.items()), words
 
 
 #: Runs ``function(shared, chunk)`` for each chunk, maybe in other processes (the build's

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kbtool.search.codec import byte_table
+from kbtool.search.codec import codes
 from kbtool.search.page_terms import merge, spell
 from kbtool.search.postings import SEPARATOR, Entry, decode_entries
 from tests.search.support import build, doc, found
 
-PAST_TABLE = len(byte_table())  # the first number spelled without the table
+PAST_TABLE = len(codes())  # the first number spelled without the table
 
 
 def _spelled(entries: list[Entry]) -> str:
