@@ -254,22 +254,32 @@ def fetch_term_records(run: Run, paths: list[str]) -> Iterator[bytes]:
     """The term records of ``paths``, in that order: stored by the load stage (this run's
     or an earlier one's), else made again from the file. Read a few hundred at a time, so
     that the caller holds what it made of them, not every record too."""
+    files = _files(run)
     for start in range(0, len(paths), _RECORDS_AT_ONCE):
         batch = paths[start : start + _RECORDS_AT_ONCE]
-        found = _records(run, TERMS, batch, bytes)
+        found = _records(run, TERMS, batch, bytes, files)
         yield from (found[path] for path in batch)
 
 
 T = TypeVar("T")
 
 
+def _files(run: Run) -> dict[str, tuple[Found, str]]:
+    return {item.path: (item, digest) for item, digest in run.snapshot.files}
+
+
 def _records(
-    run: Run, kind: RecordKind, paths: list[str], decode: Callable[[bytes], T]
+    run: Run,
+    kind: RecordKind,
+    paths: list[str],
+    decode: Callable[[bytes], T],
+    files: dict[str, tuple[Found, str]] | None = None,
 ) -> dict[str, T]:
     """The stored body, search text or terms (``kind``) of each of ``paths``, decoded; one
-    that is missing, stale or cannot be read is made again from its file."""
+    that is missing, stale or cannot be read is made again from its file. ``files``: the
+    snapshot's files by path, when the caller asks for several batches."""
     language = run.config.language
-    files = {item.path: (item, digest) for item, digest in run.snapshot.files}
+    files = files if files is not None else _files(run)
     stored = run.store.some(kind, paths)
     found: dict[str, T] = {}
     for path in paths:
