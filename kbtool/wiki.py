@@ -86,9 +86,22 @@ def is_external(target: str) -> bool:
     return bool(_SCHEME.match(target)) and not _DRIVE.match(target) or target.startswith("//")
 
 
-def stat_target(root: str, path: str) -> Status:
-    """Status of a non-page file, without opening it or following it out of the root."""
-    real = os.path.realpath(os.path.join(root, path))
+def stat_target(root: str, path: str, real_folders: dict[str, str] | None = None) -> Status:
+    """Status of a non-page file, without opening it or following it out of the root.
+
+    ``real_folders`` (folder -> its real path) is shared by the calls of one pass over many
+    files: most share a few folders, and resolving every folder of every path again is most
+    of the cost."""
+    full = os.path.join(root, path)
+    folder, name = os.path.split(full)
+    if real_folders is None or name in ("", ".", ".."):
+        real = os.path.realpath(full)
+    else:
+        if folder not in real_folders:
+            real_folders[folder] = os.path.realpath(folder)
+        real = os.path.join(real_folders[folder], name)
+        if os.path.islink(real):
+            real = os.path.realpath(real)
     if real != root and not real.startswith(root + os.sep):
         return Status.OUTSIDE
     if os.path.isdir(real):

@@ -327,10 +327,11 @@ def _changed_stats(store: Store, root: str, watched: Watched | None) -> dict[str
     with their status now; with a watcher that ran since, only the files it could have seen
     change are looked at."""
     found = {}
+    real_folders: dict[str, str] = {}
     for name, status in store.keys(STAT).items():
         if watched is not None and watched.unchanged(name):
             continue
-        now = stat_target(root, name).value
+        now = stat_target(root, name, real_folders).value
         if now != status:
             found[name] = now
     return found

@@ -129,8 +129,9 @@ def _load(run: Run, key: str, name: str) -> dict[str, Any] | None:
         return None
     data = UNCHANGED.codec.decode(value)
     try:
-        root = str(run.config.root)
-        if any(stat_target(root, path) is not Status(s) for path, s in data["stats"].items()):
+        root, real_folders = str(run.config.root), dict[str, str]()
+        stats = data["stats"].items()
+        if any(stat_target(root, path, real_folders) is not Status(s) for path, s in stats):
             return None
         payload = data["payload"]
         return payload if isinstance(payload, dict) else None

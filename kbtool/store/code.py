@@ -8,6 +8,11 @@ install makes exactly those records stale. Imports are read as text with one reg
 expression, not by importing or compiling anything: the whole package takes milliseconds,
 once per process.
 
+Reading the code to make a digest takes tens of milliseconds, which a check with nothing to do
+cannot spare; so the store keeps the digests it was given (:func:`remembered`,
+:func:`recall`) under a stamp of the package's files' stats, and a process whose stamp is the
+same takes them from there, as Python's own bytecode cache trusts a source's stat.
+
 >>> "kbtool.parse.page" in closure("kbtool.parse.page")
 True
 >>> "kbtool.render.pages" in closure("kbtool.parse.page")
@@ -17,7 +22,10 @@ False
 from __future__ import annotations
 
 import hashlib
+import os
 import re
+import time
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -95,13 +103,56 @@ def _data_files(folder: Path) -> list[Path]:
     return files
 
 
+#: digests recalled from the store under this process's stamp, and those made here
+_recalled: dict[str, str] = {}
+_made: dict[str, str] = {}
+#: a file changed this recently may change again with the same stat (git's "racy" files)
+_SETTLED_NS = 2_000_000_000
+
+
+@cache
+def files_stamp() -> str | None:
+    """A digest of where the package is and of every file's stat under it (path, size,
+    mtime, inode), or None while a file changed in the last two seconds."""
+    digest = hashlib.blake2b(f"{__version__}\0{PACKAGE}".encode(), digest_size=16)
+    newest = 0
+    for folder, subfolders, files in os.walk(PACKAGE):
+        subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
+        for name in sorted(files):
+            stat = os.stat(os.path.join(folder, name))
+            newest = max(newest, stat.st_mtime_ns)
+            digest.update(
+                f"{folder}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\n".encode()
+            )
+    return None if time.time_ns() - newest < _SETTLED_NS else digest.hexdigest()
+
+
+def recall(digests: Mapping[str, str]) -> None:
+    """Take ``digests`` (module -> digest), stored under this process's :func:`files_stamp`."""
+    _recalled.update(digests)
+
+
+def made_here() -> bool:
+    """Whether this process made a digest the store was not given."""
+    return bool(_made.keys() - _recalled.keys())
+
+
+def remembered() -> dict[str, str]:
+    """Every digest this process knows, for the store to keep under :func:`files_stamp`."""
+    return {**_recalled, **_made}
+
+
 @cache
 def code_digest(module: str) -> str:
     """A hash of kbtool's version and of every file in ``module``'s closure, data included."""
+    if module in _recalled:
+        return _recalled[module]
+    files_stamp()  # before the files are read: a file changed after it changes the stamp
     paths = sorted(modules()[name] for name in closure(module))
     folders = sorted({path.parent for path in paths})
     digest = hashlib.blake2b(__version__.encode(), digest_size=12)
     for path in paths + [f for folder in folders for f in _data_files(folder)]:
         digest.update(path.relative_to(PACKAGE).as_posix().encode() + b"\0")
         digest.update(_read(path))
-    return digest.hexdigest()
+    _made[module] = digest.hexdigest()
+    return _made[module]

@@ -4,6 +4,8 @@ Every record has a *kind* (declared in :mod:`kbtool.store.records`), a *name* (m
 path), a *key* and a *value*. The key is made of everything that determined the value,
 computed by the stage that asks; a record is valid while the key computed now equals the
 stored one. That is the one rule for staleness: no modification times, no separate files.
+(The meta table keeps kbtool's own code digests under a stamp of its files' stats, so that a
+process need not read its own code to make them: see :mod:`kbtool.store.code`.)
 
 Beside the records, ``deps`` says which pages' check results depend on which facts of other
 pages (a path, a stem, a folder), so that an edit finds the pages to check again with one
@@ -20,6 +22,7 @@ key holds the digest of the code that made it.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import sys
@@ -29,6 +32,7 @@ from pathlib import Path
 
 from kbtool import __version__
 from kbtool.cache_dir import make_cache_dir
+from kbtool.store import code
 from kbtool.store.known_keys import KnownKeys, new_token, sign, stamp
 from kbtool.store.links import StoredGraph, chunks
 from kbtool.store.records import PER_PAGE, RecordKind
@@ -92,6 +96,8 @@ class Store(StoredGraph):
 
     def close(self) -> None:
         with contextlib.suppress(sqlite3.Error):
+            if self.path is not None:
+                _keep_code_digests(self._db)
             self._db.close()
 
     # -- reading ---------------------------------------------------------------------------
@@ -269,6 +275,29 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
         raise StoreUnusable(str(error)) from None
 
 
+def _recall_code_digests(db: sqlite3.Connection) -> None:
+    """Give :mod:`kbtool.store.code` the digests kept under this package's files' stamp."""
+    row = db.execute("SELECT value FROM meta WHERE name = 'code'").fetchone()
+    stamp = code.files_stamp()
+    if row is None or stamp is None:
+        return
+    with contextlib.suppress(ValueError, TypeError):
+        kept = json.loads(row[0])
+        if kept["stamp"] == stamp:
+            code.recall({str(k): str(v) for k, v in kept["digests"].items()})
+
+
+def _keep_code_digests(db: sqlite3.Connection) -> None:
+    """Keep the digests this process knows, if it made any, under its files' stamp."""
+    stamp, digests = code.files_stamp(), code.remembered()
+    if stamp is None or not code.made_here():
+        return
+    value = json.dumps({"stamp": stamp, "digests": digests}, sort_keys=True)
+    with db:
+        db.execute("INSERT OR REPLACE INTO meta (name, value) VALUES ('code', ?)", (value,))
+    code.recall(digests)  # kept: the next close has nothing to write
+
+
 def memory_store() -> Store:
     """A store that lives as long as the process: for a run that must not trust the file."""
     db = _connect(":memory:")
@@ -295,6 +324,7 @@ def open_store(cache_dir: Path) -> Store:
             _notice(f"cache {path.name} set aside as {aside.name} ({why}); starting afresh")
             db = _connect(path)
             _check_and_prepare(db)
+        _recall_code_digests(db)
         return Store(db, path)
     except (OSError, sqlite3.Error, StoreUnusable):
         return memory_store()
