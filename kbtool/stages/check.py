@@ -272,15 +272,6 @@ def _reuse_checked(
             run.reuse.put(DIAGNOSTICS, path, (keys[path], generation), found)
 
 
-def keep_facts(run: Run) -> None:
-    """Put every page's stored facts, and the stand-ins made of them, into :attr:`Run.reuse`
-    (for a session, before its first rebuild); and the keys it asks for of the other files,
-    which a store that keeps keys keeps."""
-    facts = _stored_facts(run, _with_facts(run.store), run.store.keys(CHECK))
-    _stand_ins(run, facts, run.snapshot.digests())
-    run.store.keys(STAT)
-
-
 def _with_facts(store: Store) -> set[str]:
     """The pages whose stored facts this code made."""
     key = FACTS.key()

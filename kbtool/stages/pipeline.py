@@ -5,6 +5,7 @@ when the scan found something changed)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NamedTuple
 
 from kbtool import collector
 from kbtool.config import Config
@@ -16,7 +17,7 @@ from kbtool.render.diagrams import diagram_diagnostics
 from kbtool.reuse.values import WHOLE, Reuse
 from kbtool.stages.build_report import BuildReport
 from kbtool.stages.cells import run_cells
-from kbtool.stages.check import CheckRun, check_wiki, keep_facts
+from kbtool.stages.check import CheckRun, check_wiki
 from kbtool.stages.history import site_changes
 from kbtool.stages.load import Loaded, load_pages
 from kbtool.stages.plan import Plan, plan_site
@@ -32,23 +33,44 @@ from kbtool.stages.run import Run, new_run
 from kbtool.stages.scan import Snapshot
 from kbtool.stages.search import index_site
 from kbtool.stages.similar import similar_pages
-from kbtool.stages.siteinfo import keep_infos, site_infos
+from kbtool.stages.siteinfo import site_infos
 from kbtool.stages.unchanged import forget_build, remember_build
 from kbtool.store.db import open_store
-from kbtool.store.records import BODY, PAGE
 from kbtool.wiki import Wiki
 
 
 def build_changed(run: Run, report: BuildReport, key: str, full: bool, spare: bool) -> None:
     """The stages of a build that found something changed, told in ``report``; ``key``: the
     whole build's, remembered when it publishes."""
+    forget_build(run)
+    planned = _through_plan(run, report, full)
+    if planned is None:
+        return
+    site, plan, published, loaded, checked_wiki = planned
+    published = _stage_and_publish(run, site, plan, published, loaded, report, spare)
+    if report.ok:
+        run.reuse.put(SITE_RECORD, WHOLE, str(run.config.site_path), published)
+        remember_build(run, key, checked_wiki, report.diagnostics, published)
+
+
+class _Planned(NamedTuple):
+    site: SiteContext
+    plan: Plan
+    published: dict[str, Published]
+    loaded: Loaded
+    #: the check's wiki (stand-ins for the pages not checked again)
+    checked_wiki: Wiki
+
+
+def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
+    """The stages from load to the plan, told in ``report``; None if the checks or the cells
+    stop the build."""
     config, store, reuse = run.config, run.store, run.reuse
     site_dir = config.site_path
-    forget_build(run)
     loaded = _load(run)
     checked = _gate(run, loaded, report)
     if checked is None:
-        return
+        return None
     # What the build has loaded and checked it keeps to its end: out of the garbage
     # collector's sight, a collection never walks every page again (seconds, cold).
     collector.hold()
@@ -56,7 +78,7 @@ def build_changed(run: Run, report: BuildReport, key: str, full: bool, spare: bo
     wiki = checked.wiki.with_pages(loaded.pages)
     results = _cells(run, wiki, checked, report)
     if results is None:
-        return
+        return None
     held_record = reuse.get(SITE_RECORD, WHOLE, str(site_dir))
     published = {} if full else load_published(store, site_dir, held_record)
     facts = site_infos(run, wiki, checked)
@@ -73,35 +95,30 @@ def build_changed(run: Run, report: BuildReport, key: str, full: bool, spare: bo
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
     report.outputs = len(plan.outputs)
     run.clock.lap("plan")
-    published = _stage_and_publish(run, site, plan, published, loaded, report, spare)
-    if report.ok:
-        reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
-        remember_build(run, key, checked.wiki, report.diagnostics, published)
+    return _Planned(site, plan, published, loaded, checked.wiki)
 
 
 def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
-    """Fill ``reuse`` with what every build reads of every page (its facts and listing, the
-    records' keys) and the published site's record, from the store, and a spare linked from
-    the live site, so that a session's first rebuild after an edit is as quick as the later
-    ones; a build that found nothing changed made none of them. Pages are reused as builds
-    read them. ``snapshot``: the files as the last build read them (a change since is the
-    next build's to see)."""
+    """Run a build's stages once over the unchanged wiki, so that ``reuse`` holds what every
+    rebuild reads of every page (pages, facts, diagnostics, site facts, listings, the
+    outputs' keys, the published site's record) and a spare linked from the live site: a
+    session's first rebuild after an edit is then as quick as the later ones, where a build
+    that found nothing changed made none of them. ``snapshot``: the files as the last build
+    read them (a change since is the next build's to see). Nothing is rendered or published:
+    a site that differs from its record is the next build's to mend."""
     site_dir = config.site_path
-    with open_store(config.cache_path) as store:
+    with build_lock(config.cache_path), open_store(config.cache_path) as store:
         store.keep_keys(reuse.keys)
         # One process: this may run in a thread, which must not fork workers.
         run = new_run(config, store, jobs=1, reuse=reuse, snapshot=snapshot)
-        keep_facts(run)
-        keep_infos(run)
-        for kind in (PAGE, BODY):  # which pages and bodies are stored: the store keeps them
-            store.keys(kind)
-        published = reuse.put(SITE_RECORD, WHOLE, str(site_dir), load_published(store, site_dir))
-        with build_lock(config.cache_path):  # no other build removes or replaces it meanwhile
-            if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
-                spare = take_stored_spare(store, config.cache_path, site_dir, published)
-                spare = spare or linked_spare(site_dir, published)
-                if spare is not None:
-                    reuse.put(SPARE, WHOLE, str(site_dir), spare)
+        planned = _through_plan(run, BuildReport(ok=False, site_dir=site_dir), full=False)
+        published = planned.published if planned else load_published(store, site_dir)
+        reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
+        if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
+            spare = take_stored_spare(store, config.cache_path, site_dir, published)
+            spare = spare or linked_spare(site_dir, published)
+            if spare is not None:
+                reuse.put(SPARE, WHOLE, str(site_dir), spare)
     _warm_up()
 
 

@@ -33,7 +33,7 @@ from kbtool.report.graph import merged_edges
 from kbtool.reuse.lazy import Lazy
 from kbtool.stages.check import CheckRun
 from kbtool.stages.facts import Facts
-from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, PAGE_FACTS, REFS
+from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, REFS
 from kbtool.stages.run import Run
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
@@ -141,15 +141,6 @@ def _decoded(
             with contextlib.suppress(KeyError, ValueError, TypeError, IndexError):
                 found[path] = PageInfo.from_record(path, INFO.codec.decode(value), refs)
     return found
-
-
-def keep_infos(run: Run) -> None:
-    """Put every page's stored listing that is still valid into :attr:`Run.reuse`, without
-    computing any, each page as its reused facts show it (for a session, before its first
-    rebuild; see :func:`kbtool.stages.check.keep_facts`)."""
-    digests = run.snapshot.digests()
-    facts = {path: f for path, (_, f) in run.reuse.held(PAGE_FACTS).items() if path in digests}
-    _previous(run, _keys(run, facts), _refs(run, facts))
 
 
 def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:

@@ -12,7 +12,7 @@ import kbtool.parse.page
 import kbtool.store.db
 from kbtool.reuse.values import Reuse
 from kbtool.stages.pipeline import keep_warm
-from kbtool.stages.reused import LISTINGS, PAGE_FACTS, PAGES, SITE_RECORD
+from kbtool.stages.reused import DIAGNOSTICS, LISTINGS, OUTPUTS, PAGE_FACTS, PAGES, SITE_RECORD
 from kbtool.stages.scan import scan
 from tests.stages.test_build import build, config, small_wiki, write
 
@@ -110,6 +110,9 @@ def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page_
     # What every build reads of every page; the pages themselves are read as builds need them.
     assert set(kept.held(LISTINGS)) == set(kept.held(PAGE_FACTS)) == set(small_wiki())
     assert kept.held(SITE_RECORD)
+    # and what a build's check and plan make of them: nothing left for the first rebuild
+    assert set(kept.held(DIAGNOSTICS)) == set(small_wiki())
+    assert set(kept.held(OUTPUTS)) == set(small_wiki())
     path = repo / "wiki/concepts/mamba.md"
     path.write_text(path.read_text() + "\nMore.\n")
     read = _records_read(monkeypatch)
