@@ -1,8 +1,10 @@
 """A page as lists show it: its :class:`Ref` and its :class:`PageCard`.
 
-The indexes, the sitemap and the graph all show a page the same way (its title, type, where it
-is, its summary and tags), so they share one type for it: a
-:class:`~kbtool.render.site.Listing` carries the card of its page.
+The indexes, the sitemap, the graph and search's results all show a page the same way (its
+title, type, where it is, its summary and tags), so they share one type for it: a
+:class:`~kbtool.render.site.Listing` carries the card of its page, and a
+:class:`~kbtool.search.text.SearchDoc` carries it too, cleaned for search
+(:func:`~kbtool.search.text.searched_card`).
 """
 
 from __future__ import annotations
@@ -30,9 +32,9 @@ class Ref:
 
 @dataclass(frozen=True, slots=True)
 class PageCard:
-    """The one description of a page as lists show it (indexes, sitemap, graph): its
-    :class:`Ref`, its summary and its tags. The Ref is held as it was given, one object, never
-    made again: a page's key compares its similar pages' Refs as they are."""
+    """The one description of a page as lists show it (indexes, sitemap, graph, search
+    results): its :class:`Ref`, its summary and its tags. The Ref is held as it was given, one
+    object, never made again: a page's key compares its similar pages' Refs as they are."""
 
     ref: Ref
     summary: str
