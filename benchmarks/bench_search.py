@@ -102,7 +102,7 @@ def queries(docs: dict[str, SearchDoc], count: int = 50, seed: int = 1) -> list[
     rng = random.Random(seed)
     chosen: list[str] = list(synth.WORDS[:12]) + [t for t in synth.TERMS[:8]]
     chosen += ["意力", "化学习", "人形机器", "缩放点积", "模仿", "机", "编"]
-    texts = [d.title + " " + d.body for d in docs.values()]
+    texts = [d.card.title + " " + d.body for d in docs.values()]
     runs: list[str] = []
     words: list[str] = []
     for text in rng.sample(texts, min(200, len(texts))):
@@ -225,9 +225,8 @@ def bench(n: int, jobs: int | None, browser: bool, vocabulary: str = "real") -> 
         edited = dict(docs)
         old = docs[edited_path]
         edited[edited_path] = SearchDoc(
-            old.path, old.url, old.title, old.type, old.summary, old.tags, old.headings,
-            old.body + "\n补充说明：一句新的话。",
-        )  # fmt: skip
+            old.card, old.headings, old.body + "\n补充说明：一句新的话。"
+        )
         started = time.perf_counter()
         update = write_search_index(edited, work / "updated", work / "full")
         update_s = time.perf_counter() - started

@@ -207,10 +207,15 @@ def same_title_cases(docs: dict[str, SearchDoc], count: int, rng: random.Random)
     answer."""
     wiki: dict[str, set[str]] = {}
     for path, doc in docs.items():
-        if doc.type != "source":
-            for title in {doc.title, _short(doc.title)} - {""}:
+        if doc.card.type != "source":
+            for title in {doc.card.title, _short(doc.card.title)} - {""}:
                 wiki.setdefault(title, set()).add(path)
-    said = {t for d in docs.values() if d.type == "source" for t in (d.title, _short(d.title))}
+    said = {
+        t
+        for d in docs.values()
+        if d.card.type == "source"
+        for t in (d.card.title, _short(d.card.title))
+    }
     shared = sorted(said & wiki.keys())
     chosen = rng.sample(shared, min(count, len(shared)))
     return [Case("same title", title, frozenset(wiki[title])) for title in chosen]
@@ -221,14 +226,16 @@ def hubs(corpus: Corpus) -> list[str]:
     counts = sorted(corpus.links.values())
     least = HUB_FACTOR * max(1, counts[len(counts) // 2])
     return sorted(
-        p for p, d in corpus.docs.items() if d.type != "source" and corpus.links[p] >= least
+        p for p, d in corpus.docs.items() if d.card.type != "source" and corpus.links[p] >= least
     )
 
 
 def broad_cases(corpus: Corpus, count: int, rng: random.Random) -> list[Case]:
     """A hub's concept name and two words its body says :data:`SAID_TIMES` times or more
     that other pages say too (see :data:`BROAD_PAGES`): only the hub counts."""
-    texts = [" ".join([d.title, d.summary, *d.headings, d.body]) for d in corpus.docs.values()]
+    texts = [
+        " ".join([d.card.title, d.card.summary, *d.headings, d.body]) for d in corpus.docs.values()
+    ]
     pages: dict[str, int] = {}
 
     def common(word: str) -> bool:
@@ -239,9 +246,9 @@ def broad_cases(corpus: Corpus, count: int, rng: random.Random) -> list[Case]:
     cases = []
     for hub in hubs(corpus):
         doc = corpus.docs[hub]
-        name = _short(doc.title)
+        name = _short(doc.card.title)
         counts = Counter(_CJK_WORD.findall(doc.body))
-        said = sorted(w for w, n in counts.items() if n >= SAID_TIMES and w not in doc.title)
+        said = sorted(w for w, n in counts.items() if n >= SAID_TIMES and w not in doc.card.title)
         rng.shuffle(said)
         words = [w for w in said[:120] if common(w)]
         for i in range(0, min(2 * BROAD_PER_HUB, len(words) - 1), 2):
@@ -258,11 +265,11 @@ def graph_cases(corpus: Corpus, broad: bool, count: int = 150, seed: int = 11) -
 def bundled_cases(docs: dict[str, SearchDoc]) -> list[Case]:
     cases = [Case(kind, q, frozenset(e)) for kind, q, e in BUNDLED]
     for _, doc in sorted(docs.items()):
-        same = frozenset(p for p, d in docs.items() if d.title == doc.title)
-        cases.append(Case("title", doc.title, same))
-        short = _short(doc.title)
-        if short and short != doc.title:
-            alike = frozenset(p for p, d in docs.items() if _short(d.title) == short)
+        same = frozenset(p for p, d in docs.items() if d.card.title == doc.card.title)
+        cases.append(Case("title", doc.card.title, same))
+        short = _short(doc.card.title)
+        if short and short != doc.card.title:
+            alike = frozenset(p for p, d in docs.items() if _short(d.card.title) == short)
             cases.append(Case("short title", short, alike))
     return cases
 
@@ -279,22 +286,24 @@ def synthetic_cases(docs: dict[str, SearchDoc], count: int = 150, seed: int = 7)
     rng = random.Random(seed)
     by_title: dict[str, set[str]] = {}
     for path, doc in docs.items():
-        by_title.setdefault(doc.title, set()).add(path)
+        by_title.setdefault(doc.card.title, set()).add(path)
     wiki = sorted(p for p in docs if p.startswith("wiki/"))
     titled = re.compile(r"(.+)（(.+)）")
     cases = [
-        Case("title", docs[p].title, frozenset(by_title[docs[p].title]))
+        Case("title", docs[p].card.title, frozenset(by_title[docs[p].card.title]))
         for p in rng.sample(sorted(docs), min(count, len(docs)))
     ]
     for path in rng.sample(wiki, min(count // 2, len(wiki))):
         doc = docs[path]
-        match = titled.fullmatch(doc.title)
+        match = titled.fullmatch(doc.card.title)
         if not match:
             continue
         term, word = match.groups()
-        same = frozenset(by_title[doc.title])
+        same = frozenset(by_title[doc.card.title])
         # A third word the page itself says something about, as a person describing it would
-        said = [w for w in synth.WORDS if w != word and w in doc.summary + " ".join(doc.headings)]
+        said = [
+            w for w in synth.WORDS if w != word and w in doc.card.summary + " ".join(doc.headings)
+        ]
         other = rng.choice(said or [w for w in synth.WORDS if w in doc.body] or [word])
         cases.append(Case("many-word", f"{term} {word} {other}", same))
         cases.append(Case("many-word", f"{word} {term}", same))
@@ -302,8 +311,8 @@ def synthetic_cases(docs: dict[str, SearchDoc], count: int = 150, seed: int = 7)
         if long:
             typo = " ".join(_misspell(w, rng) if w in long else w for w in term.split())
             cases.append(Case("misspelt", f"{typo} {word}", same))
-        kind = doc.type
-        of_type = frozenset(p for p in same if docs[p].type == kind)
+        kind = doc.card.type
+        of_type = frozenset(p for p in same if docs[p].card.type == kind)
         cases.append(Case("filter", f"{term} {word} type:{kind}", of_type))
     return cases
 
@@ -313,7 +322,7 @@ def rank_of(index: IndexFiles, case: Case, docs: list[SearchDoc | None]) -> int 
     ranked = rank(index, case.query)
     for at, doc_id in enumerate(ranked.docs[:10], 1):
         doc = docs[doc_id] if doc_id < len(docs) else index.doc(doc_id)
-        if doc is not None and doc.path in case.expected:
+        if doc is not None and doc.card.path in case.expected:
             return at
     return None
 

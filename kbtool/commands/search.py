@@ -54,10 +54,10 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         results = [
             {
-                "path": hit.doc.path,
-                "title": hit.doc.title,
-                "url": hit.doc.url,
-                "type": hit.doc.type,
+                "path": hit.doc.card.path,
+                "title": hit.doc.card.title,
+                "url": hit.doc.card.url,
+                "type": hit.doc.card.type,
                 "label": hit.label,
                 "excerpt": plain_text(list(hit.excerpt)),
             }
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
         colour = sys.stdout.isatty()
         for hit in found:
             label = f"  [{hit.label}]" if hit.label else ""
-            print(f"{hit.doc.title}{label}  {hit.doc.path}")
+            print(f"{hit.doc.card.title}{label}  {hit.doc.card.path}")
             print(f"    {_excerpt(hit, colour)}")
         shown = f", showing {len(found)}" if len(found) < ranked.total else ""
         print(f"{ranked.total} pages match{shown}")

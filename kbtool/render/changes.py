@@ -108,7 +108,7 @@ def recent(changes: Iterable[Change], listings: Mapping[str, Listing]) -> list[C
     shown = [c for c in kept if c.day in inverted]
 
     def key(c: Change) -> tuple[str, int, str, str]:
-        title = listings[c.path].ref.title.lower()
+        title = listings[c.path].card.title.lower()
         return (inverted[c.day], order[c.kind], title, c.path)
 
     return sorted(shown, key=key)

@@ -53,12 +53,12 @@ def graph_data(site: SiteContext) -> GraphData:
     pairs = sorted({(index[b], index[p]) for p in paths for b in listings[p].backlinks})
     return GraphData(
         paths,
-        [listings[p].ref.title for p in paths],
-        [listings[p].ref.type for p in paths],
+        [listings[p].card.title for p in paths],
+        [listings[p].card.type for p in paths],
         pairs,
-        [listings[p].tags for p in paths],
+        [listings[p].card.tags for p in paths],
         [listings[p].updated for p in paths],
-        {kind: _type_label(site, kind) for p in paths if (kind := listings[p].ref.type)},
+        {kind: _type_label(site, kind) for p in paths if (kind := listings[p].card.type)},
     )
 
 

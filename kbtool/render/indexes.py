@@ -46,16 +46,16 @@ class IndexPage:
 
 def _entry(info: Listing, from_output: str, type_label: str | None = None) -> dict[str, str]:
     return {
-        "title": info.ref.title,
-        "url": urls.href(from_output, info.ref.output),
-        "type": type_label if type_label is not None else info.ref.type,
+        "title": info.card.title,
+        "url": urls.href(from_output, info.card.url),
+        "type": type_label if type_label is not None else info.card.type,
         "updated": info.updated,
-        "summary": info.summary,
+        "summary": info.card.summary,
     }
 
 
 def _by_title(infos: list[Listing]) -> list[Listing]:
-    return sorted(infos, key=lambda i: (i.ref.title.lower(), i.ref.path))
+    return sorted(infos, key=lambda i: (i.card.title.lower(), i.card.path))
 
 
 def _list_page(
@@ -68,13 +68,13 @@ def _list_page(
 def index_pages(site: SiteContext) -> list[IndexPage]:
     t = site.t
     infos = list(site.listings.values())
-    wiki_infos = [i for i in infos if i.ref.type != "source"]
-    source_infos = [i for i in infos if i.ref.type == "source"]
+    wiki_infos = [i for i in infos if i.card.type != "source"]
+    source_infos = [i for i in infos if i.card.type == "source"]
     out: list[IndexPage] = []
 
     by_type: dict[str, list[Listing]] = defaultdict(list)
     for info in wiki_infos:
-        by_type[info.ref.type].append(info)
+        by_type[info.card.type].append(info)
     type_names = list(site.config.types) + sorted(
         n for n in by_type if n and n not in site.config.types
     )
@@ -86,30 +86,30 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
 
     tag_pages: dict[str, list[Listing]] = defaultdict(list)
     for info in infos:
-        for tag in info.tags:
+        for tag in info.card.tags:
             tag_pages[tag].append(info)
     for tag, tagged in sorted(tag_pages.items()):
         output = urls.tag_output(tag)
-        entries = [_entry(i, output, site.type_label(i.ref.type)) for i in _by_title(tagged)]
+        entries = [_entry(i, output, site.type_label(i.card.type)) for i in _by_title(tagged)]
         out.append(_list_page(output, t("tag_title", tag=tag), entries, show_type=True))
 
     def folder(info: Listing) -> str:
-        rest = info.ref.path.removeprefix(site.config.sources.rstrip("/") + "/")
+        rest = info.card.path.removeprefix(site.config.sources.rstrip("/") + "/")
         return rest.split("/", 1)[0] if "/" in rest else ""
 
     sources = [
         _entry(i, urls.SOURCES_INDEX, folder(i))
-        for i in sorted(source_infos, key=lambda i: (folder(i), i.ref.title.lower()))
+        for i in sorted(source_infos, key=lambda i: (folder(i), i.card.title.lower()))
     ]
     out.append(_list_page(urls.SOURCES_INDEX, t("sources_title"), sources, show_type=True))
 
-    counts = Counter(i.ref.type for i in wiki_infos)
+    counts = Counter(i.card.type for i in wiki_infos)
     types = [
         (site.type_label(name), urls.type_output(name), counts.get(name, 0))
         for name in type_names
         if counts.get(name, 0)
     ]
-    recent = sorted(wiki_infos, key=lambda i: (i.updated, i.ref.title), reverse=True)[:RECENT]
+    recent = sorted(wiki_infos, key=lambda i: (i.updated, i.card.title), reverse=True)[:RECENT]
     tag_counts = sorted(
         ((tag, len(pages)) for tag, pages in tag_pages.items()), key=lambda x: (-x[1], x[0])
     )
@@ -124,7 +124,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
                 "intro": intro,
                 "types": types,
                 "source_count": len(source_infos),
-                "recent": [_entry(i, urls.HOME, site.type_label(i.ref.type)) for i in recent],
+                "recent": [_entry(i, urls.HOME, site.type_label(i.card.type)) for i in recent],
                 "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
             },
         )
@@ -144,10 +144,10 @@ def hubs_page(site: SiteContext) -> IndexPage:
     by title), each with that count; pages no page links are left out."""
     ranked = sorted(
         (item for item in site.listings.values() if item.backlinks),
-        key=lambda item: (-len(item.backlinks), item.ref.title.lower(), item.ref.path),
+        key=lambda item: (-len(item.backlinks), item.card.title.lower(), item.card.path),
     )[:HUBS_TOP]
     entries = [
-        {**_entry(item, urls.HUBS, site.type_label(item.ref.type)), "count": len(item.backlinks)}
+        {**_entry(item, urls.HUBS, site.type_label(item.card.type)), "count": len(item.backlinks)}
         for item in ranked
     ]
     return IndexPage(urls.HUBS, "hubs.html", site.t("hubs_title"), {"entries": entries})
@@ -158,10 +158,10 @@ def sitemap(site: SiteContext, index_outputs: list[str]) -> IndexPage:
     URLs relative to the site root, which crawlers ignore but tools can still read."""
     base = site.config.base_url.rstrip("/") + "/" if site.config.base_url else ""
     entries = [(base + quote(output, safe="/"), "") for output in sorted(index_outputs)]
-    for info in sorted(site.listings.values(), key=lambda i: i.ref.output):
+    for info in sorted(site.listings.values(), key=lambda i: i.card.url):
         entries.append(
             (
-                base + quote(info.ref.output, safe="/"),
+                base + quote(info.card.url, safe="/"),
                 info.updated if _is_date(info.updated) else "",
             )
         )

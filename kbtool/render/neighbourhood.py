@@ -15,7 +15,8 @@ import unicodedata
 from collections.abc import Callable
 from html import escape
 
-from kbtool.render.site import PageInfo, Ref
+from kbtool.render.card import Ref
+from kbtool.render.site import PageInfo
 
 MAX_SHOWN = 16
 _WIDTH, _HEIGHT = 360, 290

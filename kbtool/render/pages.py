@@ -14,10 +14,10 @@ from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import PageResult, to_dict
 from kbtool.model import Heading
 from kbtool.render import urls
+from kbtool.render.card import Ref
 from kbtool.render.context import SiteContext
 from kbtool.render.fill import fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
-from kbtool.render.site import Ref
 from kbtool.render.templates import environment
 
 
@@ -56,7 +56,7 @@ def page_key_parts(site: SiteContext, path: str, digest: str) -> PageKeyParts:
     code is in the output record's key). Compared as they are, every page at every build:
     the similar pages' refs are the very objects of the last build while unchanged."""
     info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
-    similar = tuple(site.listings[other].ref for other in site.similar.get(path, ()))
+    similar = tuple(site.listings[other].card.ref for other in site.similar.get(path, ()))
     return (site.common_key_bytes, digest, info, results, similar)
 
 
@@ -97,7 +97,7 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         (e.ref.title if e.ref else e.text, link(e.ref) if e.ref else None) for e in info.sources
     ]
     backlinks = [(r.title, link(r), r.type) for r in info.backlinks]
-    similar = [site.listings[p].ref for p in site.similar.get(path, ())]
+    similar = [site.listings[p].card.ref for p in site.similar.get(path, ())]
     tags = [(tag, urls.href(output, urls.tag_output(tag))) for tag in info.tags]
     page_type = info.ref.type
     type_url = (

@@ -13,24 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from kbtool.model import Page
-from kbtool.parse.fields import page_type, tags_of
-from kbtool.render import urls
+from kbtool.parse.fields import tags_of
+from kbtool.render.card import PageCard, Ref, ref_of, text_of
 from kbtool.report.graph import edges
 from kbtool.wiki import ShownLink, Wiki
-
-
-@dataclass(frozen=True, slots=True)
-class Ref:
-    """A page as other pages show it: where it is, its title and type."""
-
-    path: str
-    output: str
-    title: str
-    type: str
-
-    def parts(self) -> tuple[str, str, str, str]:
-        return (self.path, self.output, self.title, self.type)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,10 +117,8 @@ class Listing:
     and the digest of its whole PageInfo (for the page's key): small, so that a build reads
     every page's listing, never every PageInfo."""
 
-    ref: Ref
-    summary: str
+    card: PageCard
     updated: str
-    tags: tuple[str, ...]
     #: the paths of the pages that link to it
     backlinks: tuple[str, ...]
     info_digest: str
@@ -143,33 +127,23 @@ class Listing:
     def of(cls, info: PageInfo) -> Listing:
         digest = hashlib.blake2b(info.key_bytes(), digest_size=16).hexdigest()
         backlinks = tuple(r.path for r in info.backlinks)
-        return cls(info.ref, info.summary, info.updated, info.tags, backlinks, digest)
+        card = PageCard(info.ref, info.summary, info.tags)
+        return cls(card, info.updated, backlinks, digest)
 
     def record(self) -> list[Any]:
         """What a store record keeps (its ref comes from the page, as for a PageInfo)."""
-        return [self.summary, self.updated, self.tags, self.backlinks, self.info_digest]
+        card = self.card
+        return [card.summary, self.updated, card.tags, self.backlinks, self.info_digest]
 
     @classmethod
     def from_record(cls, ref: Ref, data: Any) -> Listing:
-        """The listing from its :meth:`record`; raises ValueError or TypeError for a record
-        that is not one."""
+        """The listing from its :meth:`record`, its card holding ``ref`` itself; raises
+        ValueError or TypeError for a record that is not one."""
         summary, updated, tags, backlinks, digest = data
         if not isinstance(digest, str):
             raise TypeError("not a listing record")
-        return cls(ref, str(summary), str(updated), tuple(tags), tuple(backlinks), digest)
-
-
-def _text(value: Any) -> str:
-    """A frontmatter value as one line of text (dates may be strings or date objects)."""
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return ", ".join(_text(v) for v in value)
-    return " ".join(str(value).split())
-
-
-def ref_of(page: Page) -> Ref:
-    return Ref(page.path, urls.page_output(page.path), page.title, page_type(page))
+        card = PageCard(ref, str(summary), tuple(tags))
+        return cls(card, str(updated), tuple(backlinks), digest)
 
 
 _KIND_BITS = {"link": 1, "related": 2, "source": 4}
@@ -231,9 +205,9 @@ def collect_pages(
         around = sorted(outgoing[path] | incoming[path])
         infos[path] = PageInfo(
             ref=ref(path),
-            summary=_text(meta.get("summary")),
-            description=_text(meta.get("description")),
-            updated=_text(meta.get("updated")),
+            summary=text_of(meta.get("summary")),
+            description=text_of(meta.get("description")),
+            updated=text_of(meta.get("updated")),
             tags=tags_of(page),
             related=tuple(entries[path]["related"]),
             sources=tuple(entries[path]["source"]),

@@ -26,10 +26,10 @@ def _page(site: SiteContext) -> IndexPage:
             entries.append(
                 {
                     "kind": change.kind,
-                    "title": item.ref.title,
-                    "url": urls.href(urls.CHANGES, item.ref.output),
-                    "type": site.type_label(item.ref.type),
-                    "summary": item.summary,
+                    "title": item.card.title,
+                    "url": urls.href(urls.CHANGES, item.card.url),
+                    "type": site.type_label(item.card.type),
+                    "summary": item.card.summary,
                 }
             )
         days.append({"day": day, "entries": entries})
@@ -47,11 +47,11 @@ def _feed(site: SiteContext) -> IndexPage:
         label = site.t("change_" + change.kind)
         entries.append(
             {
-                "id": entry_id(base, item.ref.output, change.day, change.kind),
-                "title": xml_text(f"{label}: {item.ref.title}"),
-                "url": base + urls.href(urls.FEED, item.ref.output),
+                "id": entry_id(base, item.card.url, change.day, change.kind),
+                "title": xml_text(f"{label}: {item.card.title}"),
+                "url": base + urls.href(urls.FEED, item.card.url),
                 "updated": f"{change.day}T00:00:00Z",
-                "summary": xml_text(item.summary),
+                "summary": xml_text(item.card.summary),
             }
         )
     data = {

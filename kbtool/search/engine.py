@@ -147,7 +147,7 @@ def hits(index: IndexFiles, ranked: Ranked, start: int = 0, count: int | None = 
         if cut and not within(pieces):  # the rest of its text is read, as the browser does
             doc = index.doc(doc_id) or doc
             pieces = excerpt(doc, wanted)
-        out.append(Hit(doc, tuple(pieces), index.label(doc.type)))
+        out.append(Hit(doc, tuple(pieces), index.label(doc.card.type)))
     return out
 
 

@@ -41,7 +41,7 @@ def _first(lower: str, needles: list[str]) -> int:
 
 def excerpt(doc: SearchDoc, needles: tuple[str, ...] | list[str]) -> list[Piece]:
     """The excerpt of ``doc`` for ``needles`` (normalised query words and CJK runs)."""
-    text = (doc.body or doc.summary).replace("\n", " ")
+    text = (doc.body or doc.card.summary).replace("\n", " ")
     lower = normalise(text)
     wanted = sorted({n for n in needles if n}, key=lambda n: (-len(n), n))
     at = _first(lower, wanted)

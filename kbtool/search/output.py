@@ -41,7 +41,9 @@ class SearchStats:
 
 
 def doc_digest(doc: SearchDoc) -> str:
-    fields = [doc.path, doc.url, doc.title, doc.type, doc.summary, *doc.tags, "\0", *doc.headings]
+    card = doc.card
+    fields = [card.path, card.url, card.title, card.type, card.summary, *card.tags, "\0"]
+    fields += doc.headings
     data = "\0".join([*fields, "\0", doc.body]).encode("utf-8", errors="surrogatepass")
     return hashlib.blake2b(data, digest_size=12).hexdigest()
 

@@ -53,9 +53,10 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
     tiers: dict[str, float] = {}
     head: dict[str, list[int]] = {}
     pos = 0
-    fields = [(doc.title, TITLE, True)]
-    fields += [(tag, TAGS, True) for tag in doc.tags]
-    fields.append((doc.summary, SUMMARY, True))
+    card = doc.card
+    fields = [(card.title, TITLE, True)]
+    fields += [(tag, TAGS, True) for tag in card.tags]
+    fields.append((card.summary, SUMMARY, True))
     fields += [(heading, HEADINGS, False) for heading in doc.headings]
     for i, (text, tier, unigrams) in enumerate(fields):
         found = field_terms(text, pos, unigrams)
@@ -77,12 +78,12 @@ def doc_terms(doc: SearchDoc) -> dict[str, tuple[int, list[int]]]:
     for term, at in head.items():
         if term not in out:
             out[term] = (int(tiers[term] * SCALE + 0.5), at)
-    if doc.title:
-        out[title_key(doc.title)] = (0, [])
-        if short_title(doc.title) not in ("", doc.title):
-            out[title_key(short_title(doc.title), SHORT_KEY)] = (0, [])
-    marks = [filter_term("type", doc.type)] if doc.type else []
-    marks += [filter_term("tag", tag) for tag in doc.tags]
+    if card.title:
+        out[title_key(card.title)] = (0, [])
+        if short_title(card.title) not in ("", card.title):
+            out[title_key(short_title(card.title), SHORT_KEY)] = (0, [])
+    marks = [filter_term("type", card.type)] if card.type else []
+    marks += [filter_term("tag", tag) for tag in card.tags]
     for mark in marks:
         out.setdefault(mark, (0, []))
     return out

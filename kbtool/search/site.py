@@ -95,7 +95,7 @@ class SiteDocs(Mapping[str, SearchDoc]):
     def _from_index(self, path: str) -> SearchDoc | None:
         doc_id = self._ids.get(path)
         doc = self._reader.doc(doc_id) if self._reader and doc_id is not None else None
-        return doc if doc is not None and doc.path == path else None
+        return doc if doc is not None and doc.card.path == path else None
 
 
 def search_docs(digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> dict[str, SearchDoc]:

@@ -16,22 +16,24 @@ sees, not the Markdown source:
 - raw HTML keeps its text and loses its tags; ``<script>``/``<style>`` contents are dropped.
 
 Whitespace inside a block collapses to one space, so the text is compact and an excerpt of it
-reads well. A :class:`SearchDoc` is small and plain (strings and tuples of strings), so it
-pickles, and :meth:`SearchDoc.to_json` / :meth:`SearchDoc.from_json` round-trip it.
+reads well. Search shows a page in its results by the page's card
+(:class:`~kbtool.render.card.PageCard`, as the indexes show it), its title, summary and tags
+cleaned as the body is (:func:`searched_card`). A :class:`SearchDoc` is small and plain
+(strings and tuples of strings), so it pickles, and :meth:`SearchDoc.to_json` /
+:meth:`SearchDoc.from_json` round-trip it, as one flat object.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from markdown_it.token import Token
 
 from kbtool.model import Page
-from kbtool.parse.fields import page_type, tags_of
-from kbtool.render import urls
+from kbtool.render.card import PageCard, Ref
 
 _SPACE = re.compile(r"\s+")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -45,39 +47,34 @@ _CELL = " | "
 
 @dataclass(frozen=True)
 class SearchDoc:
-    """One page as search sees it. ``path`` is the repository-relative ``.md`` path, ``url``
-    the output relative to the site root."""
+    """One page as search sees it: its card (path, URL, title, type, summary, tags; cleaned,
+    :func:`searched_card`), the headings below its title and its body text."""
 
-    path: str
-    url: str
-    title: str
-    type: str
-    summary: str
-    tags: tuple[str, ...]
+    card: PageCard
     headings: tuple[str, ...]
     body: str
 
     def to_json(self) -> dict[str, Any]:
+        """The doc as one flat object (the layout of the stored records and the index's page
+        files): ``path``, ``url``, ``title``, ``type``, ``summary``, ``tags``, ``headings``,
+        ``body``."""
+        card = self.card
         return {
-            "path": self.path,
-            "url": self.url,
-            "title": self.title,
-            "type": self.type,
-            "summary": self.summary,
-            "tags": list(self.tags),
+            "path": card.path,
+            "url": card.url,
+            "title": card.title,
+            "type": card.type,
+            "summary": card.summary,
+            "tags": list(card.tags),
             "headings": list(self.headings),
             "body": self.body,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> SearchDoc:
+        ref = Ref(str(data["path"]), str(data["url"]), str(data["title"]), str(data["type"]))
         return cls(
-            path=str(data["path"]),
-            url=str(data["url"]),
-            title=str(data["title"]),
-            type=str(data["type"]),
-            summary=str(data["summary"]),
-            tags=tuple(str(t) for t in data["tags"]),
+            card=PageCard(ref, str(data["summary"]), tuple(str(t) for t in data["tags"])),
             headings=tuple(str(h) for h in data["headings"]),
             body=str(data["body"]),
         )
@@ -91,6 +88,12 @@ def clean(text: str) -> str:
     """
     text = _SURROGATE.sub("\ufffd", text)
     return _SPACE.sub(" ", _URL.sub(r"\1", text)).strip()
+
+
+def searched_card(card: PageCard) -> PageCard:
+    """``card`` as search shows it: its title, summary and tags :func:`clean`."""
+    ref = replace(card.ref, title=clean(card.title))
+    return PageCard(ref, clean(card.summary), tuple(clean(tag) for tag in card.tags))
 
 
 def _html_text(html: str) -> str:
@@ -151,17 +154,7 @@ def _body(tokens: Sequence[Token]) -> tuple[list[str], list[str]]:
 def search_doc(page: Page, tokens: Sequence[Token]) -> SearchDoc:
     """The :class:`SearchDoc` of ``page``, whose body parsed to ``tokens`` (markdown-it)."""
     headings, blocks = _body(tokens)
-    title = clean(page.title)
-    if headings and headings[0] == title:
+    card = searched_card(PageCard.of(page))
+    if headings and headings[0] == card.title:
         headings = headings[1:]  # the `# Title` heading is the title
-    summary = page.meta.get("summary")
-    return SearchDoc(
-        path=page.path,
-        url=urls.page_output(page.path),
-        title=title,
-        type=page_type(page),
-        summary=clean(str(summary)) if isinstance(summary, str | int | float) else "",
-        tags=tuple(clean(tag) for tag in tags_of(page)),
-        headings=tuple(headings),
-        body="\n".join(blocks),
-    )
+    return SearchDoc(card, tuple(headings), "\n".join(blocks))

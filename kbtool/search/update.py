@@ -148,7 +148,7 @@ def _dead_words(
             reader = None
         for doc_id in new:
             doc = reader.doc(doc_id) if reader else None
-            if doc is None or doc.path != paths.get(doc_id):
+            if doc is None or doc.card.path != paths.get(doc_id):
                 return None
             out[str(doc_id)] = page_words(doc)
     return out
@@ -198,7 +198,7 @@ def _sources(
     for path in docs:
         doc_id = old_ids.get(path)
         if changed is None or path in changed or doc_id is None or doc_id >= len(values):
-            if docs[path].type == "source":
+            if docs[path].card.type == "source":
                 sources.add(path)
         elif is_source(values[doc_id]):
             sources.add(path)

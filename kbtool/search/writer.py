@@ -43,7 +43,7 @@ def _full(
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
-    sources = {path for path in paths if docs[path].type == "source"}
+    sources = {path for path in paths if docs[path].card.type == "source"}
     out.write(*priors_file({path: i for i, path in enumerate(paths)}, sources, links))
     table = {
         path: [i, doc_digest(docs[path]), len(docs[path].body)] for i, path in enumerate(paths)

@@ -94,10 +94,12 @@ def renderer_failed(path: str, error: Exception) -> Diagnostic:
 def _unrendered(page: Page, error: Exception) -> tuple[SearchDoc, PageBody]:
     """An empty body carrying a KB502 error, and no search text, for a page that broke the
     renderer."""
+    from kbtool.render.card import PageCard, Ref
     from kbtool.render.markdown import PageBody
     from kbtool.render.urls import page_output
     from kbtool.search.text import SearchDoc
 
     body = PageBody("", (), None, (renderer_failed(page.path, error),), False)
-    empty = SearchDoc(page.path, page_output(page.path), page.title, "", "", (), (), "")
+    ref = Ref(page.path, page_output(page.path), page.title, "")
+    empty = SearchDoc(PageCard(ref, "", ()), (), "")
     return empty, body

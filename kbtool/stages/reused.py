@@ -15,9 +15,10 @@ from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
     from kbtool.checks.mentions import Names
+    from kbtool.render.card import Ref
     from kbtool.render.markdown import PageBody
     from kbtool.render.pages import PageKeyParts
-    from kbtool.render.site import Listing, PageInfo, Ref
+    from kbtool.render.site import Listing, PageInfo
     from kbtool.stages.facts import Facts
     from kbtool.stages.planned import Planned
     from kbtool.stages.publish.published import Published, Spare

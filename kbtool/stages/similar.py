@@ -31,7 +31,7 @@ def similar_pages(run: Run, listings: Mapping[str, Listing]) -> dict[str, tuple[
         return {path: tuple(stored["similar"].get(path, ())) for path in listings}
     graph = page_graph(
         {path: item.backlinks for path, item in listings.items()},
-        {path: item.tags for path, item in listings.items()},
+        {path: item.card.tags for path, item in listings.items()},
     )
     nodes = node_digests(graph)
     if stored is None:

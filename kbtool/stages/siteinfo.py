@@ -28,7 +28,8 @@ from dataclasses import dataclass
 
 from kbtool.model import Page
 from kbtool.render import urls
-from kbtool.render.site import Listing, PageInfo, Ref, collect, collect_pages
+from kbtool.render.card import Ref
+from kbtool.render.site import Listing, PageInfo, collect, collect_pages
 from kbtool.report.graph import merged_edges
 from kbtool.reuse.lazy import Lazy
 from kbtool.stages.check import CheckRun
@@ -204,5 +205,5 @@ def _save(
         run.store.clear_pending(marked)
     for path, info in infos.items():
         run.reuse.put(INFOS, path, keys[path], info)
-        run.reuse.put(LISTINGS, path, (keys[path], listings[path].ref), listings[path])
+        run.reuse.put(LISTINGS, path, (keys[path], listings[path].card.ref), listings[path])
     return listings

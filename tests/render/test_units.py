@@ -11,11 +11,12 @@ import pytest
 
 from kbtool.progress import Progress
 from kbtool.render import urls
+from kbtool.render.card import Ref
 from kbtool.render.i18n import STRINGS, translator
 from kbtool.render.layout import layout
 from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.neighbourhood import MAX_SHOWN, neighbourhood_svg
-from kbtool.render.site import PageInfo, Ref
+from kbtool.render.site import PageInfo
 from kbtool.stages.publish.staging import make_staging, reuse_file, write_file
 from kbtool.stages.publish.swap import swap_in
 

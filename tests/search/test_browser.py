@@ -118,7 +118,7 @@ def terminal(site: Path, query: str, count: int | None = 10) -> tuple[int, list[
     ranked = rank(index, query)
     found = hits(index, ranked, 0, count)
     return ranked.total, [
-        [h.doc.path, h.doc.title, h.label, plain_text(list(h.excerpt))] for h in found
+        [h.doc.card.path, h.doc.card.title, h.label, plain_text(list(h.excerpt))] for h in found
     ]
 
 
@@ -225,7 +225,7 @@ def test_an_excerpt_past_a_pages_cut_reads_its_rest_and_agrees(visit: Any, site:
     assert cut, "no page of the bundled wiki is longer than a page file holds"
     name, doc = cut[0]
     reader = PageReader(site / "search", unscript((site / "search" / "meta.js").read_bytes()))
-    whole = next(d for i in range(400) if (d := reader.doc(i)) and d.path == doc["path"])
+    whole = next(d for i in range(400) if (d := reader.doc(i)) and d.card.path == doc["path"])
     late = [w for w in words(whole.body[CUT:]) if len(w) > 5 and w not in normalise(doc["body"])]
     assert late, name
     page, watched = visit("index.html")

@@ -35,7 +35,7 @@ page = st.tuples(text.map(lambda t: t[:20]), text, text)  # title, summary, body
 
 
 def _fields(d: SearchDoc) -> list[str]:
-    return [d.title, *d.tags, d.summary, *d.headings, d.body]
+    return [d.card.title, *d.card.tags, d.card.summary, *d.headings, d.body]
 
 
 def _words(field: str) -> list[str]:
@@ -47,7 +47,7 @@ def _scan_part(d: SearchDoc, part: str, prefix: bool) -> bool:
     tags or summary), or a word (the last one of the query also as a prefix)?"""
     part = part.lower()
     if re.fullmatch(f"[{CHARS}]", part):
-        return any(part in f.lower() for f in (d.title, *d.tags, d.summary))
+        return any(part in f.lower() for f in (d.card.title, *d.card.tags, d.card.summary))
     if re.fullmatch(f"[{CHARS}]+", part):
         return any(part in f.lower() for f in _fields(d))
     assert re.fullmatch(f"[^\\W_{CHARS}]+", part), part  # the queries drawn are no other kind
@@ -62,7 +62,7 @@ def scan(docs: list[SearchDoc], query: str) -> list[set[str]]:
     words = query.split()
     typing = not query[-1:].isspace()  # a last word still being typed is a prefix
     return [
-        {d.path for d in docs if _scan_part(d, w, typing and i == len(words) - 1)}
+        {d.card.path for d in docs if _scan_part(d, w, typing and i == len(words) - 1)}
         for i, w in enumerate(words)
     ]
 
@@ -84,7 +84,7 @@ def check(docs: list[SearchDoc], query: str, got: set[str]) -> None:
     assert exact <= got, query
     words = query.split()
     for d in docs:
-        if d.path in got - exact:  # a loose match, or a misspelling's
+        if d.card.path in got - exact:  # a loose match, or a misspelling's
             assert any(
                 re.fullmatch(f"[{CHARS}]+", w) and _bigrams_in(d, w) or _misspelt(docs, d, w)
                 for w in words
@@ -178,4 +178,4 @@ def test_long_lists_keep_positions_apart_and_still_match_exactly() -> None:
         index = IndexFiles(folder)
         assert len(rank(index, "强化").docs) == 300
         assert not any(name.startswith("p/") for name in index._files)  # no positions read
-        assert set(found(folder, "强化学习")) == {d.path for d in docs[1::2]}
+        assert set(found(folder, "强化学习")) == {d.card.path for d in docs[1::2]}

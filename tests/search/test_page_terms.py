@@ -42,7 +42,7 @@ def _docs(count: int, seed: int = 1) -> dict[str, SearchDoc]:
 def _entries(folder: Path, docs: dict[str, SearchDoc]) -> dict[tuple[str, str], object]:
     """(path, term) -> (weight, positions) as the index on disk holds them."""
     index = IndexFiles(folder)
-    ids = {index.doc(i).path: i for i in range(len(docs))}  # type: ignore[union-attr]
+    ids = {index.doc(i).card.path: i for i in range(len(docs))}  # type: ignore[union-attr]
     out: dict[tuple[str, str], object] = {}
     for path, page in docs.items():
         for term in doc_terms(page):
@@ -90,9 +90,9 @@ def test_a_damaged_record_leaves_its_page_out_of_the_terms(tmp_path: Path) -> No
 
     folder = tmp_path / "index"
     write_search_index(docs, folder, terms=Terms(records))
-    title = docs["wiki/p002.md"].title
+    title = docs["wiki/p002.md"].card.title
     assert "wiki/p002.md" not in found(folder, f'"{title}"')
-    assert found(folder, f'"{docs["wiki/p001.md"].title}"')
+    assert found(folder, f'"{docs["wiki/p001.md"].card.title}"')
 
 
 def test_a_build_indexes_from_the_stored_terms(
@@ -117,7 +117,7 @@ def test_a_build_indexes_from_the_stored_terms(
 
 
 def _refuse(page: SearchDoc) -> object:
-    raise AssertionError(f"{page.path} tokenised again")
+    raise AssertionError(f"{page.card.path} tokenised again")
 
 
 def test_the_shards_follow_the_vocabulary_not_the_page_count(tmp_path: Path) -> None:

@@ -26,7 +26,7 @@ def test_priors_file_holds_one_standing_per_page_id() -> None:
         "wiki/a.md": doc("wiki/a.md", "a"),
         "sources/b.md": doc("sources/b.md", "b", type="source"),
     }
-    sources = {path for path, page in docs.items() if page.type == "source"}
+    sources = {path for path, page in docs.items() if page.card.type == "source"}
     name, data = priors_file({"wiki/a.md": 0, "sources/b.md": 2}, sources, {"wiki/a.md": 6})
     assert name == "priors.js"
     assert decode(unscript(data)) == [16, 0, 1]  # id 1: no page (removed), 0

@@ -139,7 +139,7 @@ def test_type_and_tag_filter_and_combine(tmp_path: Path) -> None:
         doc("wiki/b.md", "b", "policy", tags=("rl",), type="concept"),
         doc("sources/c.md", "c", "policy", type="source"),
     ]
-    write_search_index({d.path: d for d in docs}, folder, labels={"method": "方法"})
+    write_search_index({d.card.path: d for d in docs}, folder, labels={"method": "方法"})
     assert found(folder, "policy type:method") == ["wiki/a.md"]
     assert found(folder, "policy type:方法") == ["wiki/a.md"]  # the type's label
     assert set(found(folder, "policy type:method type:concept")) == {"wiki/a.md", "wiki/b.md"}

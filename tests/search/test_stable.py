@@ -67,7 +67,7 @@ def _answers(folder: Path) -> dict[str, list[str]]:
     out = {}
     for query in QUERIES:
         ranked = rank(index, query)
-        out[query] = [index.doc(d).path for d in ranked.docs]  # type: ignore[union-attr]
+        out[query] = [index.doc(d).card.path for d in ranked.docs]  # type: ignore[union-attr]
     return out
 
 
@@ -80,8 +80,10 @@ def test_answers_after_random_updates_equal_a_clean_build(
     docs = {f"wiki/p{i:03}.md": _doc(rng, f"wiki/p{i:03}.md") for i in range(40)}
     twin = docs["wiki/p000.md"]
     for i in range(3):  # copies of one page: equal scores, ordered by path alone
-        docs[f"wiki/twin{i}.md"] = doc(f"wiki/twin{i}.md", twin.title, twin.body, type="method")
-    docs["sources/twin.md"] = doc("sources/twin.md", twin.title, twin.body, type="source")
+        docs[f"wiki/twin{i}.md"] = doc(
+            f"wiki/twin{i}.md", twin.card.title, twin.body, type="method"
+        )
+    docs["sources/twin.md"] = doc("sources/twin.md", twin.card.title, twin.body, type="source")
     graph = random.Random(f"links {seed}")  # apart: the pages drawn stay those of the seed
     links: dict[str, int] = {}
     _relink(graph, docs, links)

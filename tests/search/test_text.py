@@ -8,7 +8,8 @@ import pickle
 from kbtool.parse.frontmatter import blank_frontmatter
 from kbtool.parse.markdown import markdown_parser
 from kbtool.parse.page import parse_page
-from kbtool.search.text import SearchDoc, search_doc
+from kbtool.render.card import PageCard, Ref
+from kbtool.search.text import SearchDoc, search_doc, searched_card
 
 PAGE = """---
 type: concept
@@ -48,12 +49,12 @@ def _doc(text: str = PAGE, path: str = "wiki/concepts/attention.md") -> SearchDo
 
 def test_fields_come_from_the_parse() -> None:
     doc = _doc()
-    assert doc.path == "wiki/concepts/attention.md"
-    assert doc.url == "wiki/concepts/attention.html"
-    assert doc.title == "注意力机制"
-    assert doc.type == "concept"
-    assert doc.summary == "多头 注意力的摘要"
-    assert doc.tags == ("transformer", "attention")
+    assert doc.card.path == "wiki/concepts/attention.md"
+    assert doc.card.url == "wiki/concepts/attention.html"
+    assert doc.card.title == "注意力机制"
+    assert doc.card.type == "concept"
+    assert doc.card.summary == "多头 注意力的摘要"
+    assert doc.card.tags == ("transformer", "attention")
     assert doc.headings == ("缩放点积",)  # the title heading is the title, not a heading
 
 
@@ -107,6 +108,31 @@ def test_doc_round_trips_through_json_and_pickle() -> None:
     assert pickle.loads(pickle.dumps(doc)) == doc
 
 
+def test_doc_json_is_one_flat_object() -> None:
+    data = _doc().to_json()
+    keys = ["path", "url", "title", "type", "summary", "tags", "headings", "body"]
+    assert list(data) == keys  # the layout of the stored records and the index's page files
+    assert data["tags"] == ["transformer", "attention"] and data["url"].endswith(".html")
+
+
+def test_summary_is_the_cards_text_cleaned() -> None:
+    listed = "---\nsummary: [第一,  见 https://arxiv.org/abs/1706.03762]\n---\n正文\n"
+    assert _doc(listed).card.summary == "第一, 见 arxiv.org"
+    assert _doc("---\nsummary: 2026-01-02\n---\n正文\n").card.summary == "2026-01-02"
+
+
+def test_searched_card_cleans_title_summary_and_tags_only() -> None:
+    ref = Ref("wiki/a  b.md", "wiki/a  b.html", " A  https://x.org/p ", "con  cept")
+    card = searched_card(PageCard(ref, "s \ud800", ("t  https://y.org/q",)))
+    assert card.ref == Ref("wiki/a  b.md", "wiki/a  b.html", "A x.org", "con  cept")
+    assert (card.summary, card.tags) == ("s \ufffd", ("t y.org",))
+
+
 def test_page_without_frontmatter_or_body() -> None:
     doc = _doc("", "sources/papers/empty.md")
-    assert doc.title == "empty" and doc.body == "" and doc.summary == "" and doc.type == "source"
+    assert (
+        doc.card.title == "empty"
+        and doc.body == ""
+        and doc.card.summary == ""
+        and doc.card.type == "source"
+    )

@@ -145,7 +145,7 @@ def test_unchanged_pages_rewrite_nothing_but_the_tables(tmp_path: Path) -> None:
 def test_many_changes_or_a_broken_old_index_rebuild_from_scratch(tmp_path: Path) -> None:
     docs = _site(40)
     write_search_index(docs, tmp_path / "old")
-    rewritten = {p: doc(p, d.title, d.body + " 改") for p, d in list(docs.items())[:20]}
+    rewritten = {p: doc(p, d.card.title, d.body + " 改") for p, d in list(docs.items())[:20]}
     rewritten = {**docs, **rewritten}
     assert not write_search_index(rewritten, tmp_path / "a", tmp_path / "old").incremental
     (tmp_path / "old" / layout.TABLE).write_text("{not json", encoding="utf-8")

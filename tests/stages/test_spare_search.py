@@ -39,7 +39,7 @@ def _answers(site: Path) -> dict[str, list[str]]:
     index = IndexFiles(site / layout.FOLDER)
     out = {}
     for query in QUERIES:
-        out[query] = [index.doc(d).path for d in rank(index, query).docs]  # type: ignore[union-attr]
+        out[query] = [index.doc(d).card.path for d in rank(index, query).docs]  # type: ignore[union-attr]
     return out
 
 
