@@ -86,6 +86,10 @@ class Store(StoredGraph):
         if self.path is not None:
             if stamp(self._db) != known.token:
                 known.forget()
+                # Stamped ours now, not at this process's first write: the keys read until
+                # then stay known, unless another process writes after this and replaces it.
+                with contextlib.suppress(sqlite3.Error), self._db:
+                    sign(self._db, known.token, None)
             self._known, self._token = known, known.token
 
     def __enter__(self) -> Store:

@@ -81,3 +81,18 @@ def test_a_write_that_may_not_have_happened_forgets_them(tmp_path: Path) -> None
         store.keep_keys(known)
         store.put(PAGE, [("c.md", "1", b"x")])  # outside a transaction: never committed
     assert _keys(tmp_path, known) == {"a.md": "1"}
+
+
+def test_keys_read_after_another_process_wrote_survive_this_process_first_write(
+    tmp_path: Path,
+) -> None:
+    _put(tmp_path, [("a.md", "1")])  # the last writer: another process
+    known = KnownKeys()
+    assert _keys(tmp_path, known) == {"a.md": "1"}  # read while the store is another's
+    with open_store(tmp_path) as store:
+        store.keep_keys(known)
+        with store.transaction():
+            store.put(CHECK, [("a.md", "k", b"")])  # this process's first write of records
+    assert known.kinds[PAGE.name] == {"a.md": "1"}  # still known: nobody else wrote since
+    _put(tmp_path, [("a.md", "2")])  # and when somebody does, they are not trusted
+    assert _keys(tmp_path, known) == {"a.md": "2"}
