@@ -11,6 +11,7 @@ from kbtool import collector
 from kbtool.config import Config
 from kbtool.diagnostics import filter_diagnostics, sort_key
 from kbtool.execute.results import PageResult
+from kbtool.parse.digest import content_digest
 from kbtool.progress import Progress
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import diagram_diagnostics
@@ -36,6 +37,7 @@ from kbtool.stages.similar import similar_pages
 from kbtool.stages.siteinfo import site_infos
 from kbtool.stages.unchanged import forget_build, remember_build
 from kbtool.store.db import open_store
+from kbtool.store.records import OUTPUT
 from kbtool.wiki import Wiki
 
 
@@ -109,26 +111,50 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
     site_dir = config.site_path
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
         store.keep_keys(reuse.keys)
-        # One process: this may run in a thread, which must not fork workers.
+        # One process: every page comes from its records, none is parsed.
         run = new_run(config, store, jobs=1, reuse=reuse, snapshot=snapshot)
         planned = _through_plan(run, BuildReport(ok=False, site_dir=site_dir), full=False)
         published = planned.published if planned else load_published(store, site_dir)
         reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
+        store.keys(OUTPUT)  # what the next build compares that record with, kept by the store
         if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
             spare = take_stored_spare(store, config.cache_path, site_dir, published)
             spare = spare or linked_spare(site_dir, published)
             if spare is not None:
                 reuse.put(SPARE, WHOLE, str(site_dir), spare)
-    _warm_up()
+    _warm_up(config)
 
 
-def _warm_up() -> None:
-    """Import the parser and the renderer and compile the templates now: a process whose
-    first build found nothing to do has not, and its first rebuild would wait for them."""
-    from kbtool.parse.page import parse_page_tokens  # noqa: F401
-    from kbtool.render.markdown import render_body  # noqa: F401
+#: a page with a little of everything a page worker meets, parsed once ahead (see _warm_up)
+_SAMPLE_PAGE = """---
+type: concept
+summary: 注意力机制的示例
+related: [other.md]
+---
+# 注意力（Attention）
+
+正文 **加粗** 与 [链接](other.md#节)，公式 $QK^T / \\sqrt{d_k}$，`code`。
+
+| 列 | 值 |
+|---|---|
+| a | 1 |
+
+```python
+print("x")
+```
+"""
+
+
+def _warm_up(config: Config) -> None:
+    """Pass a sample page through the page worker (its parse, search terms and body) and
+    compile the templates now: a process whose first build found nothing to do has done
+    neither, and its first rebuild would wait for the imports, the parser's and the search
+    codec's tables and the templates."""
     from kbtool.render.templates import TEMPLATES_DIR, environment
+    from kbtool.stages.pageworker import process
 
+    sample = _SAMPLE_PAGE.encode()
+    process(("wiki/sample.md", sample, "wiki", content_digest(sample)), config.language)
     for template in sorted(TEMPLATES_DIR.glob("*.html")):
         environment().get_template(template.name)
 
