@@ -100,7 +100,9 @@ def _render_pages(
             write_file(staging, name, text)
         for copy in rendered.copies:
             _copy(site.config.root / copy, staging / copy)
-        done.append(((kind, path), rendered))
+        # The files are written: their names go back for the record, not their text (which
+        # the main process would otherwise hold for every page until the stage ends).
+        done.append(((kind, path), replace(rendered, files=dict.fromkeys(rendered.files, ""))))
     return done
 
 
