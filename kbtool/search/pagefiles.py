@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -41,12 +41,17 @@ def rest_file(chunk: int) -> str:
 
 
 def chunk_files(
-    docs: Iterable[tuple[int, SearchDoc | None]], first_chunk: int = 0, limit: float = CHUNK
+    docs: Iterable[tuple[int, SearchDoc | None]],
+    first_chunk: int = 0,
+    limit: float = CHUNK,
+    write: Callable[[str, bytes], object] | None = None,
 ) -> tuple[list[int], list[tuple[str, bytes]]]:
     """Files for ``docs`` (consecutive ids, ``None`` for an id with no page), numbered from
     ``first_chunk``, each closed past ``limit`` bytes: the first id of each, and (name,
     content) of each, a page file followed by its continuation when one of its pages is
-    longer than :data:`CUT` (that page is marked ``more``)."""
+    longer than :data:`CUT` (that page is marked ``more``). With ``write``, each file is
+    handed to it as it is closed instead (the list is empty): a whole wiki's page files are
+    never held at once."""
     starts: list[int] = []
     files: list[tuple[str, bytes]] = []
     group: list[Any] = []
@@ -57,10 +62,14 @@ def chunk_files(
     def close() -> None:
         chunk = first_chunk + len(starts)
         starts.append(first)
-        files.append((page_file(chunk), script(f"d/{chunk}", {"first": first, "docs": group})))
+        made = [(page_file(chunk), script(f"d/{chunk}", {"first": first, "docs": group}))]
         if any(rest is not None for rest in rests):
-            content = script(f"c/{chunk}", {"first": first, "rests": rests})
-            files.append((rest_file(chunk), content))
+            made.append((rest_file(chunk), script(f"c/{chunk}", {"first": first, "rests": rests})))
+        if write is None:
+            files.extend(made)
+        else:
+            for name, content in made:
+                write(name, content)
 
     for doc_id, doc in docs:
         data = doc.to_json() if doc is not None else None

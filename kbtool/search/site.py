@@ -54,11 +54,19 @@ def _reader(old: Path | None) -> PageReader | None:
 Fetch = Callable[[list[str]], dict[str, SearchDoc]]
 
 
+#: Up to this many changed pages, their SearchDocs are fetched at once, now, and held; more
+#: (a write from scratch) are fetched as asked for, and a pass over them in order
+#: (:meth:`SiteDocs.in_order`) fetches :data:`_WINDOW` at a time and holds none.
+_HELD = 2048
+_WINDOW = 512
+
+
 class SiteDocs(Mapping[str, SearchDoc]):
     """Every page's SearchDoc by path (``digests``: path -> content digest), each made when
     asked for. A page unchanged since the index in ``old`` was written takes its SearchDoc
     from there, read only when asked for (an update asks for a few); the others (``changed``)
-    come from ``fetch``, all at once, now."""
+    come from ``fetch``: all at once, now, when they are few; else a window of them at a
+    time, so that a whole wiki's docs are never held at once."""
 
     def __init__(self, digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> None:
         self._digests = digests
@@ -72,7 +80,8 @@ class SiteDocs(Mapping[str, SearchDoc]):
                 self._ids[path] = int(row[1])
         #: the pages whose SearchDoc may differ from the one in ``old``
         self.changed = [path for path in digests if path not in self._ids]
-        self._docs: dict[str, SearchDoc] = dict(fetch(self.changed)) if self.changed else {}
+        few = len(self.changed) <= _HELD
+        self._docs: dict[str, SearchDoc] = dict(fetch(self.changed)) if few else {}
 
     def __getitem__(self, path: str) -> SearchDoc:
         doc = self._docs.get(path)
@@ -82,6 +91,23 @@ class SiteDocs(Mapping[str, SearchDoc]):
             doc = self._from_index(path) or self._fetch([path])[path]
             self._docs[path] = doc
         return doc
+
+    def in_order(self, paths: list[str]) -> Iterator[tuple[str, SearchDoc]]:
+        """(path, SearchDoc) of ``paths`` in turn, the changed ones not held fetched a
+        window at a time and let go (a write from scratch of a whole wiki's index)."""
+        window: dict[str, SearchDoc] = {}
+        for at, path in enumerate(paths):
+            if path not in self._digests:
+                raise KeyError(path)
+            doc = self._docs.get(path) or window.get(path)
+            if doc is None and path in self._ids:
+                doc = self._from_index(path)
+            if doc is None:
+                later = paths[at + 1 : at + _WINDOW]
+                ahead = [p for p in later if p not in self._docs and p not in self._ids]
+                window = dict(self._fetch([path, *ahead]))
+                doc = window[path]
+            yield path, doc
 
     def __contains__(self, path: object) -> bool:
         return path in self._digests

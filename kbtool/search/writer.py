@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import shutil
 import time
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from kbtool.search import layout
 from kbtool.search.codec import script, shard_of, unscript
@@ -33,6 +33,17 @@ from kbtool.search.text import SearchDoc
 from kbtool.search.update import update
 
 
+@runtime_checkable
+class InOrder(Protocol):
+    """Docs that hand out many in order without holding them all (the site's)."""
+
+    def in_order(self, paths: list[str]) -> Iterator[tuple[str, SearchDoc]]: ...
+
+
+def _pairs(docs: Mapping[str, SearchDoc], paths: list[str]) -> Iterator[tuple[str, SearchDoc]]:
+    return ((path, docs[path]) for path in paths)
+
+
 def _full(
     docs: Mapping[str, SearchDoc],
     folder: Path,
@@ -43,14 +54,21 @@ def _full(
 ) -> None:
     out = Writer(folder, stats)
     paths = sorted(docs)
-    sources = {path for path in paths if docs[path].card.type == "source"}
+    sources: set[str] = set()
+    table: dict[str, list[Any]] = {}
+
+    def numbered() -> Iterator[tuple[int, SearchDoc]]:
+        # One pass, in order: each doc is asked for once and let go (a whole wiki's docs
+        # are never held, nor the page files made of them).
+        pairs = docs.in_order(paths) if isinstance(docs, InOrder) else _pairs(docs, paths)
+        for i, (path, doc) in enumerate(pairs):
+            if doc.card.type == "source":
+                sources.add(path)
+            table[path] = [i, doc_digest(doc), len(doc.body)]
+            yield i, doc
+
+    starts, _ = chunk_files(numbered(), write=out.write)
     out.write(*priors_file({path: i for i, path in enumerate(paths)}, sources, links))
-    table = {
-        path: [i, doc_digest(docs[path]), len(docs[path].body)] for i, path in enumerate(paths)
-    }
-    starts, files = chunk_files((i, docs[p]) for i, p in enumerate(paths))
-    for name, content in files:
-        out.write(name, content)
     counts: dict[str, int] = {}
     shards, merged = merge_groups(folder, terms.records(paths), terms.spread)
     for written, words in merged:
