@@ -82,6 +82,12 @@ class Lazy(Mapping[str, T], Generic[T, S]):
         pending = {name: self._pending[name] for name in names if name in self._pending}
         return Lazy(self._get, known, pending, names)
 
+    def clear(self) -> None:
+        """Let go of every value and every source (what asks afterwards finds none)."""
+        self._values.clear()
+        self._pending.clear()
+        self._order.clear()
+
     def update(self, values: Mapping[str, T]) -> None:
         """Hold ``values`` as got (new names go last)."""
         for name, value in values.items():
