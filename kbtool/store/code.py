@@ -113,17 +113,17 @@ _SETTLED_NS = 2_000_000_000
 @cache
 def files_stamp() -> str | None:
     """A digest of where the package is and of every file's stat under it (path, size,
-    mtime, inode), or None while a file changed in the last two seconds."""
+    mtime, inode, ctime: git's index rule), or None while a file changed in the last two
+    seconds."""
     digest = hashlib.blake2b(f"{__version__}\0{PACKAGE}".encode(), digest_size=16)
     newest = 0
     for folder, subfolders, files in os.walk(PACKAGE):
         subfolders[:] = sorted(name for name in subfolders if name != "__pycache__")
         for name in sorted(files):
             stat = os.stat(os.path.join(folder, name))
-            newest = max(newest, stat.st_mtime_ns)
-            digest.update(
-                f"{folder}/{name}\0{stat.st_size}\0{stat.st_mtime_ns}\0{stat.st_ino}\n".encode()
-            )
+            size, mtime, ino, ctime = stat.st_size, stat.st_mtime_ns, stat.st_ino, stat.st_ctime_ns
+            newest = max(newest, mtime, ctime)
+            digest.update(f"{folder}/{name}\0{size}\0{mtime}\0{ino}\0{ctime}\n".encode())
     return None if time.time_ns() - newest < _SETTLED_NS else digest.hexdigest()
 
 
