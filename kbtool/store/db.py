@@ -285,7 +285,7 @@ def _recall_code_digests(db: sqlite3.Connection) -> None:
     stamp = code.files_stamp()
     if row is None or stamp is None:
         return
-    with contextlib.suppress(ValueError, TypeError):
+    with contextlib.suppress(ValueError, TypeError, KeyError, AttributeError):  # damaged: made
         kept = json.loads(row[0])
         if kept["stamp"] == stamp:
             code.recall({str(k): str(v) for k, v in kept["digests"].items()})

@@ -102,3 +102,20 @@ def test_the_stamp_changes_with_a_file_and_waits_for_a_settled_one(
     os.utime(module, ns=(mtime, mtime))
     code.files_stamp.cache_clear()
     assert code.files_stamp() not in (None, after)
+
+
+@pytest.mark.parametrize("kept", ["not json", "{}", "[1]", '{"stamp": "stamp-1", "digests": 3}'])
+def test_a_damaged_record_of_digests_is_made_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_process: None, kept: str
+) -> None:
+    monkeypatch.setattr(code, "files_stamp", lambda: "stamp-1")
+    with open_store(tmp_path):
+        made = code.code_digest(MODULE)
+    db = sqlite3.connect(tmp_path / "store.sqlite")
+    with db:
+        db.execute("UPDATE meta SET value = ? WHERE name = 'code'", (kept,))
+    db.close()
+    _restart(monkeypatch)
+    with open_store(tmp_path) as store:
+        assert store.path is not None  # the file, not a store in memory
+        assert code.code_digest(MODULE) == made and MODULE in code._made
