@@ -99,9 +99,7 @@ class SiteDocs(Mapping[str, SearchDoc]):
         for at, path in enumerate(paths):
             if path not in self._digests:
                 raise KeyError(path)
-            doc = self._docs.get(path) or window.get(path)
-            if doc is None and path in self._ids:
-                doc = self._from_index(path)
+            doc = self._docs.get(path) or window.get(path) or self._from_index(path)
             if doc is None:
                 later = paths[at + 1 : at + _WINDOW]
                 ahead = [p for p in later if p not in self._docs and p not in self._ids]

@@ -19,9 +19,7 @@ FILES_STAMP = code.files_stamp  # the real one, which some tests replace
 @pytest.fixture
 def fresh_process(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This process as if just started: no digest known, no stamp taken."""
-    monkeypatch.setattr(code, "_recalled", {})
-    monkeypatch.setattr(code, "_made", {})
-    code.code_digest.cache_clear()
+    _restart(monkeypatch)
     FILES_STAMP.cache_clear()
     yield
     code.code_digest.cache_clear()
@@ -32,6 +30,14 @@ def _restart(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(code, "_recalled", {})
     monkeypatch.setattr(code, "_made", {})
     code.code_digest.cache_clear()
+
+
+def _made_and_kept(folder: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The digest of MODULE made by a process whose files' stamp is "stamp-1", with a store in
+    ``folder`` open (which keeps it)."""
+    monkeypatch.setattr(code, "files_stamp", lambda: "stamp-1")
+    with open_store(folder):
+        return code.code_digest(MODULE)
 
 
 def _kept(cache: Path) -> str | None:
@@ -46,9 +52,7 @@ def _kept(cache: Path) -> str | None:
 def test_a_digest_made_once_is_recalled_by_the_next_process(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_process: None
 ) -> None:
-    monkeypatch.setattr(code, "files_stamp", lambda: "stamp-1")
-    with open_store(tmp_path):
-        made = code.code_digest(MODULE)
+    made = _made_and_kept(tmp_path, monkeypatch)
     assert code.made_here() is False  # what it made is kept
     _restart(monkeypatch)
     with open_store(tmp_path):
@@ -59,9 +63,7 @@ def test_a_digest_made_once_is_recalled_by_the_next_process(
 def test_another_stamp_makes_the_digest_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_process: None
 ) -> None:
-    monkeypatch.setattr(code, "files_stamp", lambda: "stamp-1")
-    with open_store(tmp_path):
-        made = code.code_digest(MODULE)
+    made = _made_and_kept(tmp_path, monkeypatch)
     _restart(monkeypatch)
     monkeypatch.setattr(code, "files_stamp", lambda: "stamp-2")  # a file of the package changed
     with open_store(tmp_path):
@@ -108,9 +110,7 @@ def test_the_stamp_changes_with_a_file_and_waits_for_a_settled_one(
 def test_a_damaged_record_of_digests_is_made_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fresh_process: None, kept: str
 ) -> None:
-    monkeypatch.setattr(code, "files_stamp", lambda: "stamp-1")
-    with open_store(tmp_path):
-        made = code.code_digest(MODULE)
+    made = _made_and_kept(tmp_path, monkeypatch)
     db = sqlite3.connect(tmp_path / "store.sqlite")
     with db:
         db.execute("UPDATE meta SET value = ? WHERE name = 'code'", (kept,))
