@@ -157,8 +157,10 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     table = {"version": layout.VERSION, **data, "files": files, "written": wrote}
     # Which index this is, by what its table holds: an update names the one it was made from
     # (``from``), so the next can tell whether a former index is that one.
-    table["id"] = hashlib.blake2b(json.dumps(table).encode(), digest_size=12).hexdigest()
-    encoded = json.dumps(table).encode()
+    # ``json.dumps`` of the table with its id added last, without encoding it all again.
+    text = json.dumps(table)
+    table["id"] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
+    encoded = (text[:-1] + ", " + json.dumps("id") + ": " + json.dumps(table["id"]) + "}").encode()
     out.write(layout.TABLE, encoded)
     count, size = data["main_files"]
     out.stats.files = count + len(files) + 1

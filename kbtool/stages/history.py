@@ -19,14 +19,18 @@ from pathlib import Path
 from kbtool.render.changes import Change, changes_from_log, git_log
 from kbtool.render.site import Listing
 from kbtool.reuse.values import WHOLE
-from kbtool.stages.reused import HISTORY
+from kbtool.stages.reused import CHANGES, HISTORY
 from kbtool.stages.run import Run
 from kbtool.store.records import HISTORY_LOG
 
 
 def site_changes(run: Run, folders: list[str], listings: Mapping[str, Listing]) -> list[Change]:
-    """The recent changes of the pages under ``folders`` (see :mod:`kbtool.render.changes`)."""
-    return changes_from_log(_log(run, folders), listings)
+    """The recent changes of the pages under ``folders`` (see :mod:`kbtool.render.changes`),
+    made again only when the log or a listing changed (a session's save changes a few
+    listings: telling that by identity is much cheaper than parsing and sorting the log)."""
+    log = _log(run, folders)
+    made_of = (log, tuple(listings), tuple(listings.values()))
+    return run.reuse.made(CHANGES, WHOLE, made_of, lambda _, key: changes_from_log(log, listings))
 
 
 def _log(run: Run, folders: list[str]) -> str | None:

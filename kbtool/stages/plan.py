@@ -3,6 +3,7 @@ the outputs the published site already has (fresh) and the ones to render (stale
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from dataclasses import dataclass, replace
@@ -12,9 +13,10 @@ from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
 from kbtool.render.highlight import stylesheet
 from kbtool.render.templates import ASSETS_DIR
+from kbtool.render.vendored import VENDOR_DIR
 from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
-from kbtool.stages.page_outputs import page_outputs, preview_outputs
+from kbtool.stages.page_outputs import page_outputs
 from kbtool.stages.planned import Planned, StaticOutput
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
@@ -55,22 +57,32 @@ def static_files() -> dict[str, bytes]:
     return files
 
 
+def static_outputs() -> tuple[StaticOutput, ...]:
+    """The static files' outputs, each key ending with the renderer's code digest; read and
+    hashed again only when one of their files changed (Mermaid's is 3 MB: a session's save
+    would read it every time)."""
+    folders = (ASSETS_DIR, VENDOR_DIR)
+    stamp = tuple(
+        (path.name, stat_signature(path)) for d in folders if d.is_dir() for path in d.iterdir()
+    )
+    return _static_outputs(stamp)
+
+
+@functools.lru_cache(maxsize=1)
+def _static_outputs(stamp: tuple[tuple[str, str], ...]) -> tuple[StaticOutput, ...]:
+    files = static_files().items()
+    return tuple(StaticOutput(name, OUTPUT.key(_digest(data)), data) for name, data in files)
+
+
 def outputs(
     store: Store | None, site: SiteContext, digests: dict[str, str], reuse: Reuse | None = None
 ) -> list[Planned]:
     """Every output of the site, each key ending with the renderer's code digest;
     ``digests``: every page file's content digest; ``reuse``: where the pages' outputs are
     reused from (none: a new one)."""
-    planned: list[Planned] = [*index_outputs(store, site)]
-    planned += [
-        StaticOutput(name, _digest(content), content) for name, content in static_files().items()
-    ]
-    rest = [replace(item, key=OUTPUT.key(item.key)) for item in planned]
-    return (
-        page_outputs(site, digests, Reuse() if reuse is None else reuse)
-        + preview_outputs(site, digests)
-        + rest
-    )
+    indexes = [replace(item, key=OUTPUT.key(item.key)) for item in index_outputs(store, site)]
+    pages = page_outputs(site, digests, Reuse() if reuse is None else reuse)
+    return pages + indexes + list(static_outputs())
 
 
 def plan_site(
@@ -86,13 +98,11 @@ def plan_site(
     planned = outputs(store, site, digests, reuse)
     fresh: list[Planned] = []
     stale: list[Planned] = []
+    root = site.config.root
     for item in planned:
-        is_fresh = _is_fresh(item, published.get(item.name), site.config.root)
+        record = published.get(item.name)
+        is_fresh = record is not None and record.key == item.key
+        if is_fresh and record is not None and record.copies:  # the files it copied as they were
+            is_fresh = all(stat_signature(root / p) == sig for p, sig in record.copies.items())
         (fresh if is_fresh else stale).append(item)
     return Plan(planned, fresh, stale)
-
-
-def _is_fresh(item: Planned, record: Published | None, root: Path) -> bool:
-    if record is None or record.key != item.key:
-        return False
-    return all(stat_signature(root / path) == sig for path, sig in record.copies.items())

@@ -16,10 +16,12 @@ from kbtool.reuse.values import Reusable
 if TYPE_CHECKING:
     from kbtool.checks.mentions import Names
     from kbtool.render.card import Ref
+    from kbtool.render.changes import Change
     from kbtool.render.markdown import PageBody
     from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo
     from kbtool.stages.facts import Facts
+    from kbtool.stages.plan_inputs import PlanInputs
     from kbtool.stages.planned import Planned
     from kbtool.stages.publish.published import Published, Spare
     from kbtool.wiki import Wiki
@@ -60,9 +62,20 @@ HISTORY: Reusable[str, str] = Reusable(
     "process and store",
     "history",
 )
+CHANGES: Reusable[tuple[str | None, tuple[str, ...], tuple[Listing, ...]], list[Change]] = Reusable(
+    "changes", "(whole) the log, every page's listing"
+)
 OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
     "page outputs",
     "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
+)
+PREVIEWS: Reusable[tuple[str, bytes], Planned] = Reusable(
+    "previews", "the file's digest, the settings"
+)
+PLAN_INPUTS: Reusable[tuple[bytes, str], PlanInputs] = Reusable(
+    "plan inputs",
+    "(whole) the settings, the renderer's code: each page's file digest, listing, cell"
+    " results' digest and similar pages as the last plan had them",
 )
 GRAPH_DIAGNOSTICS: Reusable[tuple[str, tuple[str, ...]], list[Diagnostic]] = Reusable(
     "graph diagnostics",
@@ -109,7 +122,10 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     LISTINGS,
     REFS,
     HISTORY,
+    CHANGES,
     OUTPUTS,
+    PREVIEWS,
+    PLAN_INPUTS,
     SITE_RECORD,
     SPARE,
 )
