@@ -26,7 +26,7 @@ from kbtool.stages.planned import (
     PreviewOutput,
     StaticOutput,
 )
-from kbtool.stages.publish.published import Published, stat_signature
+from kbtool.stages.publish.published import Published, same, stat_signature
 from kbtool.stages.publish.staging import reuse_file, write_file
 from kbtool.stages.run import Run
 from kbtool.stages.workers import chunked
@@ -61,7 +61,7 @@ def stage(
     held = held or {}
     for item in plan.fresh:
         record = published[item.name]
-        if held.get(item.name) == record or all(
+        if same(held.get(item.name), record) or all(
             reuse_file(site_dir, staging, name) for name in record.files
         ):
             outputs[item.name] = record

@@ -29,6 +29,12 @@ class Published:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
+def same(a: Published | None, b: Published | None) -> bool:
+    """Whether two records are equal: mostly the very record, which ``==`` of a dataclass
+    compares field by field (thousands of them at every build)."""
+    return a is b or a == b
+
+
 @dataclass(frozen=True)
 class Spare:
     """A former site kept by ``kbtool serve`` (see ``stages/publish/spare.py``): its folder, the
@@ -81,8 +87,8 @@ def save_published(
 ) -> None:
     """Write the outputs that differ from ``previous``, drop the ones no longer built."""
     rows = []
-    for name, r in sorted(records.items()):
-        if previous.get(name) == r:
+    for name, r in records.items():
+        if same(previous.get(name), r):
             continue
         value = {
             "files": list(r.files),
@@ -90,6 +96,7 @@ def save_published(
             "diagnostics": [d.row() for d in r.diagnostics],
         }
         rows.append((name, r.key, json.dumps(value, ensure_ascii=False).encode("utf-8")))
+    rows.sort()
     with store.transaction():
         if not previous:
             store.clear(OUTPUT)

@@ -22,7 +22,7 @@ import shutil
 from pathlib import Path
 
 from kbtool.search.layout import FOLDER as SEARCH_FOLDER
-from kbtool.stages.publish.published import Published, Spare
+from kbtool.stages.publish.published import Published, Spare, same
 from kbtool.stages.publish.staging import Staging, link_file, make_staging, remove_folder
 
 
@@ -95,7 +95,7 @@ def clear_changed(
     most of its files are the live index's); the outputs left in place. Afterwards the spare
     holds just the outputs it can keep."""
     held = staging.held
-    keep = {name for name in fresh if name in held and _same(held[name], published.get(name))}
+    keep = {name for name in fresh if name in held and same(held[name], published.get(name))}
     keep_files = {f for name in keep for f in held[name].files}
     for name, record in held.items():
         if name not in keep:
@@ -106,10 +106,6 @@ def clear_changed(
         shutil.rmtree(staging.folder / SEARCH_FOLDER, ignore_errors=True)
     staging.held = {name: held[name] for name in keep}
     return len(keep)
-
-
-def _same(a: Published, b: Published | None) -> bool:
-    return a is b or a == b  # mostly the very record: comparing thousands costs time
 
 
 def _remove_file(root: Path, relative: str) -> None:
