@@ -9,7 +9,7 @@ store only when a later stage asks for them (:func:`fetch_bodies`, :func:`fetch_
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, TypeVar
@@ -134,8 +134,8 @@ def load_pages(
             run.store.put(TERMS, term_rows)
     if only is None:  # the pages that are gone
         run.reuse.keep_only(PAGES, {item.path for item, _ in files})
-    for path, page in pages.items():  # a body parsed now is decoded when rendered
-        run.reuse.put(PAGES, path, key_of(page.digest), (page, bodies.get(path)))
+    for path, _, _, _ in todo:  # a body parsed now is decoded when rendered; the others held
+        run.reuse.put(PAGES, path, key_of(pages[path].digest), (pages[path], None))
 
     def keep(page: Page) -> None:  # what a stage read is reused by the next build
         run.reuse.put(PAGES, page.path, key_of(page.digest), (page, None))
@@ -264,8 +264,8 @@ def fetch_term_records(run: Run, paths: list[str]) -> Iterator[bytes]:
 T = TypeVar("T")
 
 
-def _files(run: Run) -> dict[str, tuple[Found, str]]:
-    return {item.path: (item, digest) for item, digest in run.snapshot.files}
+def _files(run: Run) -> Mapping[str, tuple[Found, str]]:
+    return run.snapshot.by_path()
 
 
 def _records(
@@ -273,7 +273,7 @@ def _records(
     kind: RecordKind,
     paths: list[str],
     decode: Callable[[bytes], T],
-    files: dict[str, tuple[Found, str]] | None = None,
+    files: Mapping[str, tuple[Found, str]] | None = None,
 ) -> dict[str, T]:
     """The stored body, search text or terms (``kind``) of each of ``paths``, decoded; one
     that is missing, stale or cannot be read is made again from its file. ``files``: the

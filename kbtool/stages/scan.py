@@ -74,6 +74,14 @@ class Snapshot:
         stage asks for (not to be changed)."""
         return self._digests
 
+    def by_path(self) -> dict[str, tuple[Found, str]]:
+        """path -> (file, content digest): one dict per snapshot (not to be changed)."""
+        return self._by_path
+
+    @cached_property
+    def _by_path(self) -> dict[str, tuple[Found, str]]:
+        return {item.path: (item, digest) for item, digest in self.files}
+
     @cached_property
     def _digests(self) -> dict[str, str]:
         return {item.path: digest for item, digest in self.files}

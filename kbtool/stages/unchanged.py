@@ -147,5 +147,17 @@ def _diagnostics(rows: Any) -> list[Diagnostic] | None:
 
 
 def _count_files(folder: Path) -> int:
-    """How many files the published site has."""
-    return sum(len(files) for _, _, files in os.walk(folder))
+    """How many files the published site has (what ``os.walk`` tells, without the lists of
+    names it makes: a session counts 14,000 files at every save)."""
+    count, folders = 0, [str(folder)]
+    while folders:
+        try:
+            with os.scandir(folders.pop()) as entries:
+                for entry in entries:
+                    if not entry.is_dir():
+                        count += 1
+                    elif not entry.is_symlink():  # as os.walk: a linked folder is not entered
+                        folders.append(entry.path)
+        except OSError:
+            continue
+    return count

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -83,3 +84,16 @@ def test_a_failed_build_is_not_remembered(repo: Path, loads: list[int]) -> None:
     assert not build(repo).ok
     (repo / "wiki/b.md").write_text(good)
     assert build(repo).ok and len(loads) == 3  # the memo of the good state was forgotten
+
+
+def test_the_site_files_are_counted_as_os_walk_lists_them(tmp_path: Path) -> None:
+    from kbtool.stages.unchanged import _count_files
+
+    (tmp_path / "a" / "b").mkdir(parents=True)
+    for name in ("x.html", "a/y.html", "a/b/z.js"):
+        (tmp_path / name).write_text("")
+    (tmp_path / "linked").symlink_to(tmp_path / "a")  # listed as a folder, not entered
+    (tmp_path / "file-link").symlink_to(tmp_path / "x.html")
+    walked = sum(len(files) for _, _, files in os.walk(tmp_path))
+    assert _count_files(tmp_path) == walked == 4
+    assert _count_files(tmp_path / "missing") == 0
