@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from kbtool.search import layout
+from kbtool.search import layout, tables
 from kbtool.search.codec import script, shard_of
 from kbtool.search.pagefiles import encode_starts
 from kbtool.search.postings import SEPARATOR, doc_terms
@@ -162,6 +162,7 @@ def write_tables(out: Writer, data: dict[str, Any], pages: int) -> None:
     table["id"] = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
     encoded = (text[:-1] + ", " + json.dumps("id") + ": " + json.dumps(table["id"]) + "}").encode()
     out.write(layout.TABLE, encoded)
+    tables.written(out.folder / layout.TABLE, table)
     count, size = data["main_files"]
     out.stats.files = count + len(files) + 1
     out.stats.bytes = size + sum(files.values()) + len(encoded)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from kbtool.search import layout
+from kbtool.search import layout, tables
 from kbtool.search.codec import unscript
 from kbtool.search.output import SearchStats
 from kbtool.search.page_terms import Terms
@@ -35,7 +35,7 @@ def _previous(old: Path | None) -> dict[str, Any]:
     if old is None:
         return {}
     try:
-        data = json.loads((old / ORIGINS).read_text(encoding="utf-8"))
+        data = tables.load(old / ORIGINS)
     except (OSError, ValueError):
         return {}
     if not isinstance(data, dict) or data.get("version") != _text_version():
@@ -152,4 +152,5 @@ def build_search(
     data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
     (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
+    tables.written(folder / ORIGINS, data)
     return stats

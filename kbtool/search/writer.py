@@ -16,7 +16,7 @@ from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from kbtool.search import layout
+from kbtool.search import layout, tables
 from kbtool.search.codec import script, shard_of, unscript
 from kbtool.search.output import (
     SearchStats,
@@ -93,13 +93,15 @@ def _full(
 
 
 def _read_json(path: Path) -> dict[str, Any] | None:
+    """The table in ``path`` (a copy of its top level: the value under it is held, see
+    :mod:`kbtool.search.tables`), or None if it is not one of this layout."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = tables.load(path)
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or data.get("version") != layout.VERSION:
         return None
-    return data
+    return dict(data)
 
 
 def read_table(old: Path, main: bool = True) -> dict[str, Any] | None:
