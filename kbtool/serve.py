@@ -148,6 +148,14 @@ def _relevant(config: Config) -> Callable[[Any, str], bool]:
     return keep
 
 
+#: A batch of changes ends once this long passes without a new one (the watcher looks that
+#: often): an editor's save (a temporary file written and renamed) and a checkout's writes come
+#: closer together. Every save waits for it, one to two times over, before its rebuild starts.
+_QUIET_MS = 20
+#: ... or at the latest this long after its first change.
+_LONGEST_BATCH_MS = 200
+
+
 class Watcher:
     """The changes to the watched paths, collected from the moment it is made: a build that
     scans the files after that is told every change since its scan by the next batches, so
@@ -170,8 +178,7 @@ class Watcher:
     def batches(self, stop: threading.Event) -> Iterator[set[str]]:
         """Each batch of changed paths, until ``stop`` is set (Ctrl-C: KeyboardInterrupt)."""
         while True:
-            # Changes are grouped until 50 ms pass without one (at most 200 ms).
-            raw = self._notify.watch(200, 50, 500, stop)
+            raw = self._notify.watch(_LONGEST_BATCH_MS, _QUIET_MS, 500, stop)
             if raw == "signal":
                 raise KeyboardInterrupt
             if raw == "stop":
