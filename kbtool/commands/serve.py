@@ -53,9 +53,11 @@ def run(args: argparse.Namespace) -> int:
     #: the diagnostics of the build before, against which a save's are told; None at first
     before: list[Diagnostic] | None = None
     problems = ServedProblems()  # what the served pages show
+    #: whether the last build rendered most of the site
+    rendered_most = False
 
     def rebuild(changed: set[str] | None = None) -> bool:
-        nonlocal config, rebuilding, watched, before
+        nonlocal config, rebuilding, watched, before, rendered_most
         rebuilding = lifecycle.publications()
         try:
             config = session.config = load_config(config.root)  # pyproject.toml may change
@@ -66,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
                 seen = Watched.of(str(config.root), folders, ignored, changed)
             watched = False  # until this build has its snapshot
             report = session.build(jobs=args.jobs, progress=sys.stderr, watched=seen)
+            rendered_most = 2 * report.rendered > report.outputs
             watched = watcher is not None
         except KbtoolError as error:
             print(f"kbtool: {error}", file=sys.stderr)
@@ -89,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
         return problems.update(report.diagnostics, stopped, stopping) or report.published
 
     rebuild()  # interrupted here, the command line says so
-    if not session.reuse.held(PAGES):  # the site was up to date: nothing read, so read it now
+    # The site was up to date: nothing was read, so read it now. Or the build rendered most
+    # of it: the site it swapped out is no spare for the next (see keep_warm).
+    if not session.reuse.held(PAGES) or rendered_most:
         _keep_warm(session)
     site_dir = config.root / config.site_dir
     version = BuildVersion()

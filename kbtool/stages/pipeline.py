@@ -24,7 +24,13 @@ from kbtool.stages.load import Loaded, load_pages
 from kbtool.stages.plan import Plan, plan_site
 from kbtool.stages.publish.lock import build_lock
 from kbtool.stages.publish.published import Published, load_published
-from kbtool.stages.publish.spare import clear_changed, keep_spare, linked_spare, take_spare
+from kbtool.stages.publish.spare import (
+    clear_changed,
+    keep_spare,
+    linked_spare,
+    mostly_outdated,
+    take_spare,
+)
 from kbtool.stages.publish.staging import remove_folder, staging_folder
 from kbtool.stages.publish.stored_spare import store_spare, take_stored_spare
 from kbtool.stages.publish.swap import publish
@@ -117,7 +123,12 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
         published = planned.published if planned else load_published(store, site_dir)
         reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
         store.keys(OUTPUT)  # what the next build compares that record with, kept by the store
-        if reuse.get(SPARE, WHOLE, str(site_dir)) is None:
+        held = reuse.get(SPARE, WHOLE, str(site_dir))
+        if held is not None and mostly_outdated(held, published):
+            remove_folder(site_dir, held.folder)  # the next build would clear it file by file
+            reuse.drop(SPARE, WHOLE)
+            held = None
+        if held is None:
             spare = take_stored_spare(store, config.cache_path, site_dir, published)
             spare = spare or linked_spare(site_dir, published)
             if spare is not None:

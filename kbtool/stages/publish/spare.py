@@ -44,6 +44,14 @@ def keep_spare(site_dir: Path, old: Path | None, outputs: dict[str, Published]) 
     return Spare(old, outputs, identity(site_dir))
 
 
+def mostly_outdated(spare: Spare, published: dict[str, Published]) -> bool:
+    """Whether most of what ``spare`` holds differs from the live site (``published``): the
+    site before a build that rendered most of it, which the next build would empty file by
+    file before linking nearly every file of the live site into it again."""
+    outdated = sum(not same(record, published.get(name)) for name, record in spare.outputs.items())
+    return 2 * outdated > len(published)
+
+
 def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:
     """A new staging folder holding every file of the live site, linked, as a spare: what a
     process that has not swapped a site in yet prepares ahead of its first rebuild (else that

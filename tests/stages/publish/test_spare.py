@@ -14,10 +14,10 @@ from kbtool.config import load_config
 from kbtool.reuse.values import WHOLE
 from kbtool.session import Session
 from kbtool.stages.publish.published import Spare
-from kbtool.stages.publish.spare import identity
+from kbtool.stages.publish.spare import identity, mostly_outdated
 from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
 from kbtool.stages.publish.stored_spare import FOLDER
-from kbtool.stages.reused import SPARE
+from kbtool.stages.reused import SITE_RECORD, SPARE
 from kbtool.stages.site import build_site
 from tests.stages.test_build_incremental import RandomWiki, assert_same, build, clean_build
 
@@ -126,6 +126,36 @@ def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
     assert identity(live / "site") == linked  # the spare, brought up to date
     history = ["one"]
     for _ in range(6):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live, kept):
+            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+
+
+def test_after_a_build_that_rendered_most_of_the_site_a_spare_is_linked_ahead(
+    tmp_path: Path,
+) -> None:
+    from kbtool.stages.pipeline import keep_warm
+
+    wiki, live, _ = _serving(tmp_path)
+    settings = live / "pyproject.toml"
+    settings.write_text(
+        settings.read_text().replace("[tool.kbtool]", '[tool.kbtool]\nsite-title = "New"')
+    )
+    kept = Session(load_config(live))
+    report = kept.build()  # every page shows the new title: all rendered again
+    assert report.published and 2 * report.rendered > report.outputs
+    former = _spare(kept)
+    published = kept.reuse.get(SITE_RECORD, WHOLE, str(kept.config.site_path))
+    assert former is not None and published and mostly_outdated(former, published)
+    assert kept.disk is not None
+    keep_warm(kept.config, kept.reuse, kept.disk)
+    linked = _spare(kept)
+    assert linked is not None and linked.folder != former.folder
+    assert not former.folder.exists()
+    assert not mostly_outdated(linked, linked.outputs)
+    history = ["full"]
+    for _ in range(4):
         history.append(wiki.edit())
         wiki.write(live)
         if build(live, kept):
