@@ -8,7 +8,7 @@ stored diagnostics do) has the store's generation of known keys in its key.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast
 
@@ -63,6 +63,34 @@ class Reuse:
         if entry is None or not _same(entry[0], key):
             entry = held[name] = (key, make(name, key))
         return entry[1]
+
+    def made_all(
+        self, value: Reusable[K, V], keys: Iterable[tuple[str, K]], make: Callable[[str, K], V]
+    ) -> dict[str, V]:
+        """:meth:`made` for each (name, key) of ``keys``, by name; the values held for other
+        names are forgotten (pages gone). One loop over them all: a stage asks this of every
+        page at every build, where a call a page costs more than the lookup it makes."""
+        held = self._of(value)
+        found: dict[str, V] = {}
+        for name, key in keys:
+            entry = held.get(name)
+            if entry is None or not (entry[0] is key or entry[0] == key):
+                entry = held[name] = (key, make(name, key))
+            found[name] = entry[1]
+        if len(held) > len(found):  # it holds every name found, so others too
+            for name in [n for n in held if n not in found]:
+                del held[name]
+        return found
+
+    def got(self, value: Reusable[K, V], keys: Iterable[tuple[str, K]]) -> dict[str, V]:
+        """:meth:`get` for each (name, key) of ``keys``: the values held, by name."""
+        held = self._of(value)
+        found: dict[str, V] = {}
+        for name, key in keys:
+            entry = held.get(name)
+            if entry is not None and (entry[0] is key or entry[0] == key):
+                found[name] = entry[1]
+        return found
 
     def update(self, value: Reusable[K, V], name: str, change: Callable[[V], V]) -> None:
         """Replace the value held for ``name``, if any, by ``change(value)``, under the key

@@ -191,25 +191,16 @@ def _stored_graph(
 def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:
     """Each page's check record key now (reused while the settings and file digest it was
     made of are the same)."""
-    keys = {
-        path: run.reuse.made(CHECK_KEYS, path, (settings, digest), lambda _, made: CHECK.key(*made))
-        for path, digest in digests.items()
-    }
-    run.reuse.keep_only(CHECK_KEYS, digests)
-    return keys
+    made_of = ((path, (settings, digest)) for path, digest in digests.items())
+    return run.reuse.made_all(CHECK_KEYS, made_of, lambda _, made: CHECK.key(*made))
 
 
 def _stand_ins(
     run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
 ) -> dict[str, Page]:
     """A stand-in for each page with facts, reused while its facts are the same."""
-    found = {
-        path: run.reuse.made(STAND_INS, path, f, lambda path, f: f.stand_in(path))
-        for path, f in facts.items()
-        if f is not None and path in digests
-    }
-    run.reuse.keep_only(STAND_INS, digests)
-    return found
+    made_of = ((path, f) for path, f in facts.items() if f is not None and path in digests)
+    return run.reuse.made_all(STAND_INS, made_of, lambda path, f: f.stand_in(path))
 
 
 def _stored_diagnostics(
@@ -223,10 +214,8 @@ def _stored_diagnostics(
     generation = _generation(run)
     found: dict[str, list[Diagnostic]] = {}
     if generation is not None:
-        for path in paths:
-            held = run.reuse.get(DIAGNOSTICS, path, (keys.get(path, ""), generation))
-            if held is not None:
-                found[path] = held
+        asked = ((path, (keys.get(path, ""), generation)) for path in paths)
+        found = run.reuse.got(DIAGNOSTICS, asked)
     wanted = [p for p in paths if p not in found]
     if wanted:
         few = len(wanted) * 4 < len(paths)

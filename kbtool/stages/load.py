@@ -165,12 +165,9 @@ def _still_valid(
     reuse: Reuse, files: list[tuple[Found, str]], key_of: Callable[[str], str]
 ) -> dict[str, tuple[Page, PageBody | None]]:
     """The pages (and bodies) reused that are still valid for ``files``."""
-    found: dict[str, tuple[Page, PageBody | None]] = {}
-    for item, digest in files:
-        held = reuse.get(PAGES, item.path, key_of(digest))
-        if held is not None and held[0].kind == item.kind:
-            found[item.path] = held
-    return found
+    held = reuse.got(PAGES, ((item.path, key_of(digest)) for item, digest in files))
+    kinds = {item.path: item.kind for item, _ in files} if held else {}
+    return {path: value for path, value in held.items() if value[0].kind == kinds[path]}
 
 
 def _parse_all(

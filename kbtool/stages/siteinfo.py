@@ -149,22 +149,14 @@ def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
     the digest and settings it was made of are the same)."""
     settings = run.config.fingerprint()
     digests = run.snapshot.digests()
-    keys = {
-        path: run.reuse.made(
-            INFO_KEYS, path, (digests[path], settings), lambda _, made: INFO.key(*made)
-        )
-        for path in paths
-    }
-    run.reuse.keep_only(INFO_KEYS, digests)
-    return keys
+    made_of = ((path, (digests[path], settings)) for path in paths)
+    return run.reuse.made_all(INFO_KEYS, made_of, lambda _, made: INFO.key(*made))
 
 
 def _refs(run: Run, facts: Mapping[str, Facts]) -> dict[str, Ref]:
     """Each page as other pages show it, from its facts (no page is read); reused while the
     title and type it was made of are the same."""
-    refs = {path: run.reuse.made(REFS, path, (f.title, f.type), _ref) for path, f in facts.items()}
-    run.reuse.keep_only(REFS, facts)
-    return refs
+    return run.reuse.made_all(REFS, ((p, (f.title, f.type)) for p, f in facts.items()), _ref)
 
 
 def _ref(path: str, title_and_type: tuple[str, str]) -> Ref:
@@ -175,12 +167,8 @@ def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[s
     """The reused (or stored) listing of each page whose record is still valid: a listing is
     reused under its record's key and the page as other pages show it."""
     stored_keys = run.store.keys(LISTING)
-    found = {}
-    for path, key in keys.items():
-        if stored_keys.get(path) == key:
-            held = run.reuse.get(LISTINGS, path, (key, refs[path]))
-            if held is not None:
-                found[path] = held
+    valid = (p for p, key in keys.items() if stored_keys.get(p) == key)
+    found = run.reuse.got(LISTINGS, ((p, (keys[p], refs[p])) for p in valid))
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
     for path, (_, value) in run.store.some(LISTING, wanted).items():
         try:
