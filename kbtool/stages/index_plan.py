@@ -25,10 +25,13 @@ from kbtool.store.records import INDEXES
 _NAME = "site"
 
 
-def index_outputs(store: Store | None, site: SiteContext) -> list[IndexOutput | GraphOutput]:
+def index_outputs(
+    store: Store | None, site: SiteContext, listed: str
+) -> list[IndexOutput | GraphOutput]:
     """The index pages and the graph with their keys; without their data when the keys are
-    the last build's (``store``: None to trust no record)."""
-    key = INDEXES.key(_listings_digest(site))
+    the last build's (``store``: None to trust no record; ``listed``: the digest of every
+    page's listing, :mod:`kbtool.stages.listed`)."""
+    key = INDEXES.key(_digest(site, listed))
     value = store.get(INDEXES, _NAME, key) if store is not None else None
     if value is not None:
         with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: made again
@@ -90,12 +93,11 @@ def _made(site: SiteContext) -> list[IndexOutput | GraphOutput]:
     return planned
 
 
-def _listings_digest(site: SiteContext) -> str:
+def _digest(site: SiteContext, listed: str) -> str:
     """What every index and the graph depend on: the settings and every page's listing (its
     PageInfo's digest covers the listing)."""
     digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
-    for path, listing in site.listings.items():
-        digest.update(f"{path}\x00{listing.info_digest}\x00".encode())
+    digest.update(listed.encode())
     for change in site.changes:  # what's new shows the history too
         digest.update(f"{change.day}\x00{change.kind}\x00{change.path}\x00".encode())
     return digest.hexdigest()

@@ -16,6 +16,7 @@ from kbtool.render.templates import ASSETS_DIR
 from kbtool.render.vendored import VENDOR_DIR
 from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
+from kbtool.stages.listed import listings_digest
 from kbtool.stages.page_outputs import page_outputs
 from kbtool.stages.planned import Planned, StaticOutput
 from kbtool.stages.publish.published import Published, stat_signature
@@ -80,8 +81,12 @@ def outputs(
     """Every output of the site, each key ending with the renderer's code digest;
     ``digests``: every page file's content digest; ``reuse``: where the pages' outputs are
     reused from (none: a new one)."""
-    indexes = [replace(item, key=OUTPUT.key(item.key)) for item in index_outputs(store, site)]
-    pages = page_outputs(site, digests, Reuse() if reuse is None else reuse)
+    reuse = Reuse() if reuse is None else reuse
+    listed = listings_digest(reuse, site.listings)
+    indexes = [
+        replace(item, key=OUTPUT.key(item.key)) for item in index_outputs(store, site, listed)
+    ]
+    pages = page_outputs(site, digests, reuse)
     return pages + indexes + list(static_outputs())
 
 

@@ -65,6 +65,12 @@ HISTORY: Reusable[str, str] = Reusable(
 CHANGES: Reusable[tuple[str | None, tuple[str, ...], tuple[Listing, ...]], list[Change]] = Reusable(
     "changes", "(whole) the log, every page's listing"
 )
+LISTED: Reusable[tuple[tuple[str, ...], tuple[Listing, ...]], str] = Reusable(
+    "listed", "(whole) every page's listing"
+)
+SIMILAR_LISTS: Reusable[str, dict[str, tuple[str, ...]]] = Reusable(
+    "similar lists", "(whole) the digest of every page's listing"
+)
 OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
     "page outputs",
     "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
@@ -123,6 +129,8 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     REFS,
     HISTORY,
     CHANGES,
+    LISTED,
+    SIMILAR_LISTS,
     OUTPUTS,
     PREVIEWS,
     PLAN_INPUTS,

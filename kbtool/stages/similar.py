@@ -9,12 +9,14 @@ whose neighbours' neighbours, changed get a new list.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Mapping
 from typing import Any
 
 from kbtool.render.similar import Graph, affected, node_digests, page_graph, similar_all
 from kbtool.render.site import Listing
+from kbtool.reuse.values import WHOLE
+from kbtool.stages.listed import listings_digest
+from kbtool.stages.reused import SIMILAR_LISTS
 from kbtool.stages.run import Run
 from kbtool.store.records import SIMILAR
 
@@ -25,10 +27,14 @@ _PARALLEL_THRESHOLD = 1000
 
 def similar_pages(run: Run, listings: Mapping[str, Listing]) -> dict[str, tuple[str, ...]]:
     """Every page's similar pages, by path (in the listings' order)."""
-    digest = _listings_digest(listings)
+    digest = listings_digest(run.reuse, listings)
+    held = run.reuse.get(SIMILAR_LISTS, WHOLE, digest)
+    if held is not None:
+        return held
     stored = _stored(run) if run.use_store else None
     if stored is not None and stored["listings"] == digest:
-        return {path: tuple(stored["similar"].get(path, ())) for path in listings}
+        found = {path: tuple(stored["similar"].get(path, ())) for path in listings}
+        return run.reuse.put(SIMILAR_LISTS, WHOLE, digest, found)
     graph = page_graph(
         {path: item.backlinks for path, item in listings.items()},
         {path: item.card.tags for path, item in listings.items()},
@@ -42,7 +48,7 @@ def similar_pages(run: Run, listings: Mapping[str, Listing]) -> dict[str, tuple[
         kept = {p: tuple(v) for p, v in stored["similar"].items() if p in listings}
         redo |= {path for path in listings if path not in kept}
     kept.update(_made(run, graph, sorted(redo)))
-    found = {path: kept[path] for path in listings}
+    found = run.reuse.put(SIMILAR_LISTS, WHOLE, digest, {path: kept[path] for path in listings})
     if run.use_store:
         value = {"listings": digest, "nodes": nodes, "similar": found}
         with run.store.transaction():
@@ -80,10 +86,3 @@ def _stored(run: Run) -> dict[str, Any] | None:
     if not isinstance(data, dict) or not {"listings", "nodes", "similar"} <= data.keys():
         return None  # none, damaged or foreign: every list made again
     return data
-
-
-def _listings_digest(listings: Mapping[str, Listing]) -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    for path, item in listings.items():
-        digest.update(f"{path}\x00{item.info_digest}\x00".encode())
-    return digest.hexdigest()
