@@ -240,6 +240,13 @@ class Wiki:
         self._read(reader, f"path:{path}", f"stat:{path}")
         return self._stat(path)
 
+    def make_indexes(self) -> None:
+        """Make now every index that resolving a link or a hint may ask for: a session reads
+        ahead what its first rebuild would otherwise make while the author waits."""
+        made = (self.by_stem, self.by_title, self.by_folder, self.by_folder_start)
+        self._made("by_basic", self._by_basic)
+        del made
+
     def shared(self, name: str, make: Callable[[], _T]) -> _T:
         """``make()``, made once for this wiki and the wikis that share its indexes (valid
         only for a value that depends on the pages' facts alone)."""

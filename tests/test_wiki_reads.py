@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.stages.load import load_wiki
@@ -54,3 +56,21 @@ def test_a_wikilink_reads_the_stem_and_title_it_names_and_the_page_it_found(tmp_
     assert _reads(_wiki(tmp_path, "[[Bee]]")) == {"stem:bee", "title:bee", "path:wiki/b.md"}
     missing = _reads(_wiki(tmp_path / "other", "[[Nobody]]"))
     assert missing == {"stem:nobody", "title:nobody", "stems"}  # the hint compares every stem
+
+
+def test_indexes_made_ahead_are_the_ones_resolution_reads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    wiki = load_wiki(load_config(_wiki(tmp_path, "[[Attention]]")), jobs=1, use_store=False)
+    wiki.make_indexes()
+
+    def none_made_again(*_: object) -> None:
+        raise AssertionError("an index made again")
+
+    monkeypatch.setattr(wiki, "_index", none_made_again)
+    monkeypatch.setattr(wiki, "_by_folder", none_made_again)
+    monkeypatch.setattr(wiki, "_by_folder_start", none_made_again)
+    monkeypatch.setattr(wiki, "_by_basic", none_made_again)
+    run_checks(wiki)  # resolves [[Attention]] by title, hints by stem and folder
+    assert [p.path for p in wiki.pages_with_stem("x", "attention")] == ["wiki/notes/attention.md"]
+    assert wiki.stems_in("x", "wiki", "b")[0] == {"a": "wiki/a.md", "b": "wiki/b.md"}

@@ -7,6 +7,7 @@ its SearchDoc from the live index; the others' come from the load stage (``fetch
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
@@ -42,6 +43,15 @@ def _previous(old: Path | None) -> dict[str, Any]:
         return {}
     origins = data.get("pages")
     return origins if isinstance(origins, dict) else {}
+
+
+def read_ahead(live: Path) -> None:
+    """Read the live site's index tables, which the next build's update reads (a session
+    holds them from then on; see :mod:`kbtool.search.tables`)."""
+    index = live / layout.FOLDER
+    for name in (ORIGINS, layout.TABLE, layout.MAIN_TABLE):
+        with contextlib.suppress(OSError, ValueError):
+            tables.load(index / name)
 
 
 def _reader(old: Path | None) -> PageReader | None:

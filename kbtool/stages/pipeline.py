@@ -133,6 +133,8 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
             spare = spare or linked_spare(site_dir, published)
             if spare is not None:
                 reuse.put(SPARE, WHOLE, str(site_dir), spare)
+    if planned is not None:
+        planned.checked_wiki.make_indexes()
     _warm_up(config)
 
 
@@ -157,17 +159,20 @@ print("x")
 
 
 def _warm_up(config: Config) -> None:
-    """Pass a sample page through the page worker (its parse, search terms and body) and
-    compile the templates now: a process whose first build found nothing to do has done
-    neither, and its first rebuild would wait for the imports, the parser's and the search
-    codec's tables and the templates."""
+    """Pass a sample page through the page worker (its parse, search terms and body), compile
+    the templates and read the live search index's tables now: a process whose first build
+    found nothing to do has done none of it, and its first rebuild would wait for the
+    imports, the parser's and the search codec's tables, the templates and the index's."""
     from kbtool.render.templates import TEMPLATES_DIR, environment
+    from kbtool.search.site import read_ahead
     from kbtool.stages.pageworker import process
 
     sample = _SAMPLE_PAGE.encode()
     process(("wiki/sample.md", sample, "wiki", content_digest(sample)), config.language)
     for template in sorted(TEMPLATES_DIR.glob("*.html")):
         environment().get_template(template.name)
+    if config.search:
+        read_ahead(config.site_path)
 
 
 def _stage_and_publish(
