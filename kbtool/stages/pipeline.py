@@ -123,16 +123,16 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
         published = planned.published if planned else load_published(store, site_dir)
         reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
         store.keys(OUTPUT)  # what the next build compares that record with, kept by the store
-        held = reuse.get(SPARE, WHOLE, str(site_dir))
-        if held is not None and mostly_outdated(held, published):
-            remove_folder(site_dir, held.folder)  # the next build would clear it file by file
-            reuse.drop(SPARE, WHOLE)
-            held = None
-        if held is None:
+        spare = reuse.get(SPARE, WHOLE, str(site_dir))
+        reuse.drop(SPARE, WHOLE)
+        if spare is None:
             spare = take_stored_spare(store, config.cache_path, site_dir, published)
-            spare = spare or linked_spare(site_dir, published)
-            if spare is not None:
-                reuse.put(SPARE, WHOLE, str(site_dir), spare)
+        if spare is not None and mostly_outdated(spare, published):
+            remove_folder(site_dir, spare.folder)  # the next build would clear it file by file
+            spare = None
+        spare = spare or linked_spare(site_dir, published)
+        if spare is not None:
+            reuse.put(SPARE, WHOLE, str(site_dir), spare)
     if planned is not None:
         planned.checked_wiki.make_indexes()
     _warm_up(config)

@@ -45,11 +45,11 @@ def keep_spare(site_dir: Path, old: Path | None, outputs: dict[str, Published]) 
 
 
 def mostly_outdated(spare: Spare, published: dict[str, Published]) -> bool:
-    """Whether most of what ``spare`` holds differs from the live site (``published``): the
-    site before a build that rendered most of it, which the next build would empty file by
-    file before linking nearly every file of the live site into it again."""
-    outdated = sum(not same(record, published.get(name)) for name, record in spare.outputs.items())
-    return 2 * outdated > len(published)
+    """Whether ``spare`` holds less than half of the live site's outputs (``published``) as
+    they are: the site before a build that rendered most of it, which the next build would
+    empty file by file before linking nearly every file of the live site into it."""
+    held = sum(same(record, published.get(name)) for name, record in spare.outputs.items())
+    return 2 * held < len(published)
 
 
 def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:

@@ -256,3 +256,28 @@ def test_a_clean_build_removes_the_stored_spare(tmp_path: Path) -> None:
     assert build_site(load_config(live), jobs=1, full=True).ok
     assert not (live / "site" / "stray.html").exists()
     assert_same(live, clean_build(wiki, tmp_path / "clean")[1], ["clean build"])
+
+
+def test_a_stored_spare_of_a_site_rendered_anew_is_not_taken_ahead(tmp_path: Path) -> None:
+    from kbtool.stages.pipeline import keep_warm
+
+    wiki, live = _one_shot(tmp_path)
+    settings = live / "pyproject.toml"
+    title = '[tool.kbtool]\nsite-title = "New"'
+    settings.write_text(settings.read_text().replace("[tool.kbtool]", title))
+    assert build(live)  # every page rendered again: the former site kept lacks them all
+    assert (live / ".kbtool" / FOLDER).is_dir()
+    kept = Session(load_config(live))
+    assert not kept.build().published  # up to date
+    assert kept.disk is not None
+    keep_warm(kept.config, kept.reuse, kept.disk)
+    spare = _spare(kept)
+    published = kept.reuse.get(SITE_RECORD, WHOLE, str(kept.config.site_path))
+    assert spare is not None and published and spare.outputs == published  # linked anew
+    assert not (live / ".kbtool" / FOLDER).exists()
+    history = ["title"]
+    for _ in range(3):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live, kept):
+            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
