@@ -202,7 +202,8 @@ def _stage_and_publish(
     with staging_folder(site_dir, spare) as staging:
         if spare is not None:
             fresh = {item.name for item in plan.fresh}
-            clear_changed(staging, published, fresh, search=run.config.search)
+            told = held.told if held is not None else None
+            clear_changed(staging, published, fresh, search=run.config.search, told=told)
         staged = stage(run, site, plan, published, loaded, staging.folder, staging.held)
         # Rendered: the bodies are let go before the search index's workers fork (a cold
         # build of 20,000 pages held 180 MB of them).
@@ -217,7 +218,8 @@ def _stage_and_publish(
         if run.config.search:
             report.search = index_site(run, loaded, staging.folder, site.listings)
         old = publish(run, staging, staged.outputs, published, keep_old=True)
-        _keep_former_site(run, old, published, staged.outputs, in_memory=keep_old)
+        rendered = [item.name for item in staged.rendered]
+        _keep_former_site(run, old, published, staged.outputs, rendered, in_memory=keep_old)
         report.ok = report.published = True
         return staged.outputs
 
@@ -227,16 +229,18 @@ def _keep_former_site(
     old: Path | None,
     former: dict[str, Published],
     now: dict[str, Published],
+    rendered: list[str],
     in_memory: bool,
 ) -> None:
     """The folder ``old`` holding the former site (``former``, its record) as the next
     build's staging folder: held in memory by a session, else in the cache folder; removed
-    where it cannot be kept."""
+    where it cannot be kept. ``now``: the record of the site swapped in, whose outputs are
+    ``former``'s very records but the ones ``rendered``."""
     if old is None:
         return
     site_dir = run.config.site_path
     if in_memory:
-        kept = keep_spare(site_dir, old, former)
+        kept = keep_spare(site_dir, old, former, now, rendered)
         if kept is not None:
             run.reuse.put(SPARE, WHOLE, str(site_dir), kept)
         return

@@ -43,6 +43,9 @@ class Spare:
     folder: Path
     outputs: dict[str, Published]
     site: tuple[int, int] | None
+    #: the live site's record when it was kept, and the outputs whose record differs between
+    #: the two (None: not told; the next build compares every record)
+    told: tuple[dict[str, Published], frozenset[str]] | None = None
 
 
 def stat_signature(path: Path) -> str:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+from collections.abc import Iterable
+from itertools import chain
 from pathlib import Path
 
 from kbtool.search.layout import FOLDER as SEARCH_FOLDER
@@ -34,14 +36,23 @@ def identity(folder: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
-def keep_spare(site_dir: Path, old: Path | None, outputs: dict[str, Published]) -> Spare | None:
-    """The former site in ``old`` as a spare, ``outputs`` being what it holds."""
+def keep_spare(
+    site_dir: Path,
+    old: Path | None,
+    outputs: dict[str, Published],
+    live: dict[str, Published],
+    rendered: Iterable[str],
+) -> Spare | None:
+    """The former site in ``old`` as a spare, ``outputs`` being what it holds; ``live``: the
+    record of the site swapped in, whose outputs are the spare's very records but the ones
+    ``rendered`` for it."""
     if old is None:
         return None
     if not outputs:  # what it holds is not known: no use
         remove_folder(site_dir, old)
         return None
-    return Spare(old, outputs, identity(site_dir))
+    differs = frozenset(rendered) | (outputs.keys() - live.keys())
+    return Spare(old, outputs, identity(site_dir), (live, differs))
 
 
 def mostly_outdated(spare: Spare, published: dict[str, Published]) -> bool:
@@ -64,7 +75,7 @@ def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:
         files = (f for r in outputs.values() for f in r.files)
         if all(link_file(str(site_dir), str(folder), f) for f in files):
             _link_search(site_dir / SEARCH_FOLDER, folder / SEARCH_FOLDER)
-            return Spare(folder, dict(outputs), site)
+            return Spare(folder, dict(outputs), site, (outputs, frozenset()))
     except OSError:  # no hard links here: the first build stages as usual
         pass
     remove_folder(site_dir, folder)
@@ -95,24 +106,35 @@ def take_spare(site_dir: Path, spare: Spare | None) -> Staging | None:
 
 
 def clear_changed(
-    staging: Staging, published: dict[str, Published], fresh: set[str], search: bool = False
+    staging: Staging,
+    published: dict[str, Published],
+    fresh: set[str],
+    search: bool = False,
+    told: tuple[dict[str, Published], frozenset[str]] | None = None,
 ) -> int:
     """Remove from a spare the files of the outputs it holds that are not, as they are, in the
     live site and fresh (named in ``fresh``), and its search index unless ``search`` (the
     search stage then updates that one in place: it holds the index before the live one, and
     most of its files are the live index's); the outputs left in place. Afterwards the spare
-    holds just the outputs it can keep."""
+    holds just the outputs it can keep. ``told``: the spare's :attr:`Spare.told`, which
+    spares comparing every record while ``published`` is the record told of."""
     held = staging.held
-    keep = {name for name in fresh if name in held and same(held[name], published.get(name))}
-    keep_files = {f for name in keep for f in held[name].files}
-    for name, record in held.items():
-        if name not in keep:
-            for relative in record.files:
+    if told is not None and published == told[0]:  # the very records: compared at once
+        keep = (fresh & held.keys()) - told[1]
+    else:
+        keep = {name for name in fresh if name in held and same(held[name], published.get(name))}
+    dropped = held.keys() - keep
+    if dropped:
+        keep_files = set(chain.from_iterable(held[name].files for name in keep))
+        for name in dropped:
+            for relative in held[name].files:
                 if relative not in keep_files:
                     _remove_file(staging.folder, relative)
     if not search:
         shutil.rmtree(staging.folder / SEARCH_FOLDER, ignore_errors=True)
-    staging.held = {name: held[name] for name in keep}
+    staging.held = dict(held)
+    for name in dropped:
+        del staging.held[name]
     return len(keep)
 
 

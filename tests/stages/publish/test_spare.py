@@ -13,9 +13,9 @@ import pytest
 from kbtool.config import load_config
 from kbtool.reuse.values import WHOLE
 from kbtool.session import Session
-from kbtool.stages.publish.published import Spare
-from kbtool.stages.publish.spare import identity, mostly_outdated
-from kbtool.stages.publish.staging import remove_stale_staging, staging_prefix
+from kbtool.stages.publish.published import Published, Spare
+from kbtool.stages.publish.spare import clear_changed, identity, mostly_outdated
+from kbtool.stages.publish.staging import Staging, remove_stale_staging, staging_prefix
 from kbtool.stages.publish.stored_spare import FOLDER
 from kbtool.stages.reused import SITE_RECORD, SPARE
 from kbtool.stages.site import build_site
@@ -281,3 +281,54 @@ def test_a_stored_spare_of_a_site_rendered_anew_is_not_taken_ahead(tmp_path: Pat
         wiki.write(live)
         if build(live, kept):
             assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+
+
+def _spare_folder(root: Path) -> Staging:
+    root.mkdir()
+    for name in ("a.html", "b.html", "c.html", "fig.svg"):
+        (root / name).write_text(name)
+    held = {
+        "a": Published("ka", ("a.html", "fig.svg")),
+        "b": Published("kb", ("b.html", "fig.svg")),
+        "c": Published("kc", ("c.html",)),
+    }
+    return Staging(root, held)
+
+
+def test_a_spare_told_what_differs_clears_what_comparing_every_record_clears(
+    tmp_path: Path,
+) -> None:
+    told, compared = _spare_folder(tmp_path / "told"), _spare_folder(tmp_path / "compared")
+    live = dict(told.held) | {"b": Published("kb2", ("b.html", "fig.svg"))}
+    assert clear_changed(told, live, {"a", "c"}, told=(live, frozenset({"b"}))) == 2
+    assert clear_changed(compared, live, {"a", "c"}) == 2
+    for staging in (told, compared):
+        assert set(staging.held) == {"a", "c"}
+        assert sorted(p.name for p in staging.folder.iterdir()) == ["a.html", "c.html", "fig.svg"]
+
+
+def test_a_spare_told_of_another_record_compares_every_record(tmp_path: Path) -> None:
+    staging = _spare_folder(tmp_path / "spare")
+    told = dict(staging.held)
+    live = told | {"c": Published("kc2", ("c.html",))}  # not the record the spare was told of
+    assert clear_changed(staging, live, {"a", "b", "c"}, told=(told, frozenset())) == 2
+    assert set(staging.held) == {"a", "b"} and not (staging.folder / "c.html").exists()
+
+
+def test_a_session_spare_is_told_the_outputs_rendered_for_the_site_swapped_in(
+    tmp_path: Path,
+) -> None:
+    wiki, live, kept = _serving(tmp_path)
+    wiki.pages[wiki.wiki_paths()[0]]["headings"].append("More")  # type: ignore[attr-defined]
+    wiki.write(live)
+    kept.scan()
+    report = kept.build()
+    assert report.published
+    spare = _spare(kept)
+    published = kept.reuse.get(SITE_RECORD, WHOLE, str(kept.config.site_path))
+    assert spare is not None and spare.told is not None and published is not None
+    record, differs = spare.told
+    assert record is published
+    assert differs >= set(report.rendered_outputs)
+    same = [name for name in spare.outputs if name not in differs]
+    assert same and all(spare.outputs[name] is published[name] for name in same)
