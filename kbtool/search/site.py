@@ -161,6 +161,9 @@ def build_search(
     origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
     data = {"version": _text_version(), "pages": origins}
     (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
-    (folder / ORIGINS).write_text(json.dumps(data), encoding="utf-8")
+    encoded = json.dumps(data)
+    (folder / ORIGINS).write_text(encoded, encoding="utf-8")
     tables.written(folder / ORIGINS, data)
+    stats.files += 1  # the index folder's files, this one too
+    stats.bytes += len(encoded.encode())
     return stats

@@ -95,10 +95,16 @@ def forget_build(run: Run) -> None:
 
 
 def remember_build(
-    run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic], published: dict[str, Published]
+    run: Run,
+    key: str,
+    wiki: Wiki,
+    diagnostics: list[Diagnostic],
+    published: dict[str, Published],
+    site_files: int | None = None,
 ) -> None:
     """What the next build needs to tell, without loading anything, that nothing changed:
-    ``published``, what the site holds now."""
+    ``published``, what the site holds now; ``site_files``: how many files that is, when the
+    build that wrote it knows (else they are counted on the disk)."""
     site_dir = run.config.site_path
     copies: dict[str, str] = {}
     for record in published.values():
@@ -108,7 +114,7 @@ def remember_build(
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,
-        "site_files": _count_files(site_dir),
+        "site_files": _count_files(site_dir) if site_files is None else site_files,
     }
     _remember(run, _NAME, key, wiki, payload)
 

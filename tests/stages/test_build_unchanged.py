@@ -97,3 +97,28 @@ def test_the_site_files_are_counted_as_os_walk_lists_them(tmp_path: Path) -> Non
     walked = sum(len(files) for _, _, files in os.walk(tmp_path))
     assert _count_files(tmp_path) == walked == 4
     assert _count_files(tmp_path / "missing") == 0
+
+
+@pytest.mark.parametrize("search", [True, False])
+def test_after_a_session_published_an_edit_a_one_shot_build_finds_nothing_changed(
+    repo: Path, loads: list[int], search: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbtool.config import config_from_table
+    from kbtool.session import Session
+    from kbtool.stages import unchanged
+    from kbtool.stages.site import build_site
+
+    settings = config_from_table(repo, {"language": "en", "search": search})
+    session = Session(settings)
+    assert session.build().published
+    (repo / "wiki/b.md").write_text((repo / "wiki/b.md").read_text() + "\nMore.\n")
+    session.scan()
+    walked: list[Path] = []
+    walk = unchanged._count_files
+    monkeypatch.setattr(unchanged, "_count_files", lambda f: walked.append(f) or walk(f))
+    assert session.build().published  # the site's files counted from its record and index
+    assert walked == []
+    monkeypatch.setattr(unchanged, "_count_files", walk)  # a one-shot build counts on the disk
+    loaded = len(loads)
+    report = build_site(settings, jobs=1)
+    assert report.ok and not report.published and len(loads) == loaded
