@@ -10,8 +10,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-#: tables held at once: the live index's three, the spare's, and one to spare
-_MOST = 8
+#: tables held at once, the least recently used let go first: a build reads the live
+#: index's three and the spare's page table, and writes two (at 20,000 pages, tens of MB)
+_MOST = 6
 _held: dict[tuple[int, ...], Any] = {}
 
 
@@ -25,7 +26,8 @@ def load(path: Path) -> Any:
     with open(path, "rb") as f:
         identity = _identity(os.fstat(f.fileno()))
         if identity in _held:
-            return _held[identity]
+            _held[identity] = value = _held.pop(identity)  # used last
+            return value
         value = json.loads(f.read())
     _hold(identity, value)
     return value

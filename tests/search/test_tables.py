@@ -50,3 +50,14 @@ def test_the_page_tables_held_are_what_their_files_hold(tmp_path: Path) -> None:
         # Equal, lists where the file has lists: nothing a reader of the file would not get.
         assert held == json.loads(table.read_bytes())
         assert json.dumps(held) == table.read_text()
+
+
+def test_the_table_used_last_is_let_go_last(tmp_path: Path) -> None:
+    first = tmp_path / "first.json"
+    first.write_text('{"n": 0}')
+    held = tables.load(first)
+    for n in range(1, 12):  # more tables than are held, the first read again between
+        other = tmp_path / f"t{n}.json"
+        other.write_text(f'{{"n": {n}}}')
+        tables.load(other)
+        assert tables.load(first) is held
