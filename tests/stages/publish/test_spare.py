@@ -52,6 +52,17 @@ def _edit_and_build(wiki: RandomWiki, live: Path, kept: Session, kind: str = "bo
     assert build(live, kept)
 
 
+def _edits_build_as_clean(
+    wiki: RandomWiki, live: Path, kept: Session, tmp_path: Path, history: list[str], edits: int
+) -> None:
+    """Random edits, each built by the session, the site equal to a clean build's."""
+    for _ in range(edits):
+        history.append(wiki.edit())
+        wiki.write(live)
+        if build(live, kept):
+            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+
+
 def test_the_two_folders_take_turns(tmp_path: Path) -> None:
     wiki, live, kept = _serving(tmp_path)
     _edit_and_build(wiki, live, kept, "one")
@@ -124,12 +135,7 @@ def test_a_process_whose_first_build_had_nothing_to_do_links_a_spare_ahead(
     linked = identity(_spare(kept).folder)
     _edit_and_build(wiki, live, kept, "one")
     assert identity(live / "site") == linked  # the spare, brought up to date
-    history = ["one"]
-    for _ in range(6):
-        history.append(wiki.edit())
-        wiki.write(live)
-        if build(live, kept):
-            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+    _edits_build_as_clean(wiki, live, kept, tmp_path, ["one"], 6)
 
 
 def test_after_a_build_that_rendered_most_of_the_site_a_spare_is_linked_ahead(
@@ -154,12 +160,7 @@ def test_after_a_build_that_rendered_most_of_the_site_a_spare_is_linked_ahead(
     assert linked is not None and linked.folder != former.folder
     assert not former.folder.exists()
     assert not mostly_outdated(linked, linked.outputs)
-    history = ["full"]
-    for _ in range(4):
-        history.append(wiki.edit())
-        wiki.write(live)
-        if build(live, kept):
-            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+    _edits_build_as_clean(wiki, live, kept, tmp_path, ["full"], 4)
 
 
 def test_no_spare_is_linked_from_a_site_that_lost_a_file(tmp_path: Path) -> None:
@@ -275,12 +276,7 @@ def test_a_stored_spare_of_a_site_rendered_anew_is_not_taken_ahead(tmp_path: Pat
     published = kept.reuse.get(SITE_RECORD, WHOLE, str(kept.config.site_path))
     assert spare is not None and published and spare.outputs == published  # linked anew
     assert not (live / ".kbtool" / FOLDER).exists()
-    history = ["title"]
-    for _ in range(3):
-        history.append(wiki.edit())
-        wiki.write(live)
-        if build(live, kept):
-            assert_same(live, clean_build(wiki, tmp_path / "clean")[1], history)
+    _edits_build_as_clean(wiki, live, kept, tmp_path, ["title"], 3)
 
 
 def _spare_folder(root: Path) -> Staging:
