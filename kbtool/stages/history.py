@@ -24,13 +24,15 @@ from kbtool.stages.run import Run
 from kbtool.store.records import HISTORY_LOG
 
 
-def site_changes(run: Run, folders: list[str], listings: Mapping[str, Listing]) -> list[Change]:
+def site_changes(
+    run: Run, folders: list[str], listings: Mapping[str, Listing], listed: str
+) -> list[Change]:
     """The recent changes of the pages under ``folders`` (see :mod:`kbtool.render.changes`),
-    made again only when the log or a listing changed (a session's save changes a few
-    listings: telling that by identity is much cheaper than parsing and sorting the log)."""
+    made again only when the log or ``listed``, the digest of every listing
+    (:mod:`kbtool.stages.listed`), changed: a save seldom changes either, and parsing and
+    sorting the log costs more than telling so."""
     log = _log(run, folders)
-    made_of = (log, tuple(listings), tuple(listings.values()))
-    return run.reuse.made(CHANGES, WHOLE, made_of, lambda _, key: changes_from_log(log, listings))
+    return run.reuse.made(CHANGES, WHOLE, (log, listed), lambda *_: changes_from_log(log, listings))
 
 
 def _log(run: Run, folders: list[str]) -> str | None:

@@ -1,7 +1,7 @@
 """One digest of every page's path and listing (its PageInfo's digest covers the listing):
-what the indexes, the graph and the similar pages are made of. Made again only when a listing
-is another object than the build before's: a session's save lists a few pages again, and
-telling the others by identity is much cheaper than hashing every one."""
+what the indexes, the graph, the similar pages and what's new are made of. Made again only
+when a listing is another object than the build before's: a session's save lists a few pages
+again, and telling the others by identity is much cheaper than hashing every one."""
 
 from __future__ import annotations
 

@@ -62,8 +62,8 @@ HISTORY: Reusable[str, str] = Reusable(
     "process and store",
     "history",
 )
-CHANGES: Reusable[tuple[str | None, tuple[str, ...], tuple[Listing, ...]], list[Change]] = Reusable(
-    "changes", "(whole) the log, every page's listing"
+CHANGES: Reusable[tuple[str | None, str], list[Change]] = Reusable(
+    "changes", "(whole) the log, the digest of every page's listing"
 )
 LISTED: Reusable[tuple[tuple[str, ...], tuple[Listing, ...]], str] = Reusable(
     "listed", "(whole) every page's listing"

@@ -15,7 +15,6 @@ from typing import Any
 from kbtool.render.similar import Graph, affected, node_digests, page_graph, similar_all
 from kbtool.render.site import Listing
 from kbtool.reuse.values import WHOLE
-from kbtool.stages.listed import listings_digest
 from kbtool.stages.reused import SIMILAR_LISTS
 from kbtool.stages.run import Run
 from kbtool.store.records import SIMILAR
@@ -25,9 +24,11 @@ _NAME = "site"
 _PARALLEL_THRESHOLD = 1000
 
 
-def similar_pages(run: Run, listings: Mapping[str, Listing]) -> dict[str, tuple[str, ...]]:
-    """Every page's similar pages, by path (in the listings' order)."""
-    digest = listings_digest(run.reuse, listings)
+def similar_pages(
+    run: Run, listings: Mapping[str, Listing], digest: str
+) -> dict[str, tuple[str, ...]]:
+    """Every page's similar pages, by path (in the listings' order); ``digest``: the digest
+    of every listing (:mod:`kbtool.stages.listed`)."""
     held = run.reuse.get(SIMILAR_LISTS, WHOLE, digest)
     if held is not None:
         return held
