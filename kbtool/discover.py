@@ -115,13 +115,16 @@ def _walk(
         entries = sorted(os.scandir(folder), key=lambda e: e.name)
     except OSError:
         return
-    prefix = str(root) + os.sep
+    # Plain strings on the hot path: a Path per file costs more than the rest of the walk.
+    prefix = str(folder).removeprefix(str(root) + os.sep).replace(os.sep, "/") + "/"
     for entry in entries:
-        # Plain strings on the hot path: a Path per file costs more than the rest of the walk.
-        rel = entry.path.removeprefix(prefix).replace(os.sep, "/")
-        if skipped(rel, exclude):
+        name = entry.name
+        if name.startswith("."):  # hidden, as skipped() says, without a call per file
             continue
-        is_md = entry.name.endswith(".md")
+        rel = prefix + name
+        if exclude and skipped(rel, exclude):
+            continue
+        is_md = name.endswith(".md")
         if entry.is_symlink():
             path = Path(entry.path)
             problem = _symlink_problem(root, path)

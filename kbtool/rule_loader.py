@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any, get_args
 from kbtool.codes import RULES, Rule, register_project_rules
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
-from kbtool.rules import Reads, RuleSpec, Severity
 
 if TYPE_CHECKING:
     from importlib.metadata import EntryPoint
+
+    from kbtool.rules import RuleSpec
 
 GROUP = "kbtool.rules"
 #: A project code: capital letters, then digits (WIKI001); KB is kbtool's own.
@@ -81,8 +82,11 @@ def _unknown_codes(config: Config, rules: tuple[RuleSpec, ...]) -> Iterable[Diag
 
 
 _points: dict[tuple[str, ...], list[EntryPoint]] = {}
-#: Where a lookup that found no entry point is remembered, with the stamp of ``sys.path``.
+#: Where the lookups that found no entry point are remembered, by the stamp of ``sys.path``.
 _NONE_FOUND = "rule-entry-points-none"
+#: How many stamps are remembered: one per way kbtool is started (its script, ``python -m``,
+#: pre-commit's own environment), so that taking turns does not look every time.
+_STAMPS_KEPT = 8
 
 
 def _entry_points(cache_dir: Path) -> list[EntryPoint]:
@@ -99,13 +103,14 @@ def _entry_points(cache_dir: Path) -> list[EntryPoint]:
 
 
 def _looked_up(cache_dir: Path) -> list[EntryPoint]:
-    stamp = _path_stamp()
+    stamp = hashlib.blake2b(_path_stamp().encode(errors="surrogateescape")).hexdigest()
     remembered = cache_dir / _NONE_FOUND
     try:
-        if remembered.read_text(encoding="utf-8") == stamp:
-            return []
+        stamps = remembered.read_text(encoding="utf-8").split()
     except (OSError, UnicodeDecodeError):
-        pass
+        stamps = []
+    if stamp in stamps:
+        return []
     from importlib.metadata import entry_points
 
     found = sorted(entry_points(group=GROUP), key=lambda p: (p.name, p.value))
@@ -113,7 +118,8 @@ def _looked_up(cache_dir: Path) -> list[EntryPoint]:
         if found:
             remembered.unlink(missing_ok=True)
         elif cache_dir.is_dir():
-            remembered.write_text(stamp, encoding="utf-8")
+            kept = [*stamps[-(_STAMPS_KEPT - 1) :], stamp]
+            remembered.write_text("\n".join(kept) + "\n", encoding="utf-8")
     except OSError:  # a read-only cache: looked up again next time
         pass
     return found
@@ -266,6 +272,8 @@ def _rules_in(loaded: Any, origin: str) -> list[RuleSpec]:
         items = loaded
     else:
         items = [loaded]
+    from kbtool.rules import RuleSpec  # here: a project without rules never needs it
+
     found: list[RuleSpec] = []
     for item in items:
         spec = getattr(item, "kbtool_rule", None)
@@ -292,6 +300,8 @@ def validate(rules: list[RuleSpec]) -> tuple[list[RuleSpec], list[Diagnostic]]:
 
 
 def _wrong(spec: RuleSpec, taken: dict[str, RuleSpec]) -> str | None:
+    from kbtool.rules import Reads, Severity
+
     code = spec.code
     if not isinstance(code, str) or not _CODE.fullmatch(code):
         return (

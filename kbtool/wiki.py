@@ -7,33 +7,24 @@ anything is opened. Only then are pages looked up, and other files merely stat-e
 
 from __future__ import annotations
 
-import os
 import posixpath
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
-from enum import Enum
 from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote
 
 from kbtool.config import Config
 from kbtool.discover import Unreadable
+from kbtool.link_status import Status as Status  # where every module has found it
+from kbtool.link_status import stat_target
 from kbtool.model import Link, LinkKind, Page
 from kbtool.parse.fields import page_type, tags_of
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
-
-
-class Status(Enum):
-    OK = "ok"
-    EXTERNAL = "external"
-    MISSING = "missing"
-    OUTSIDE = "outside"
-    DIRECTORY = "directory"
-    AMBIGUOUS = "ambiguous"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,29 +75,6 @@ def is_external(target: str) -> bool:
     if ":" not in target:  # most links of a wiki: decided without a regular expression
         return target.startswith("//")
     return bool(_SCHEME.match(target)) and not _DRIVE.match(target) or target.startswith("//")
-
-
-def stat_target(root: str, path: str, real_folders: dict[str, str] | None = None) -> Status:
-    """Status of a non-page file, without opening it or following it out of the root.
-
-    ``real_folders`` (folder -> its real path) is shared by the calls of one pass over many
-    files: most share a few folders, and resolving every folder of every path again is most
-    of the cost."""
-    full = os.path.join(root, path)
-    folder, name = os.path.split(full)
-    if real_folders is None or name in ("", ".", ".."):
-        real = os.path.realpath(full)
-    else:
-        if folder not in real_folders:
-            real_folders[folder] = os.path.realpath(folder)
-        real = os.path.join(real_folders[folder], name)
-        if os.path.islink(real):
-            real = os.path.realpath(real)
-    if real != root and not real.startswith(root + os.sep):
-        return Status.OUTSIDE
-    if os.path.isdir(real):
-        return Status.DIRECTORY
-    return Status.OK if os.path.exists(real) else Status.MISSING
 
 
 class Basics(NamedTuple):

@@ -415,6 +415,28 @@ def test_no_entry_point_found_is_remembered_while_no_folder_of_the_path_changes(
     assert rule_loader._looked_up(tmp_path) == [] and len(looked) == 2
 
 
+def test_two_ways_of_starting_that_take_turns_are_both_remembered(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pre-commit's environment and the author's own shell have different paths: taking
+    turns, neither looks up the entry points again."""
+    import importlib.metadata
+
+    from kbtool import rule_loader
+
+    looked: list[str] = []
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group: looked.append(group) or []
+    )
+    (tmp_path / "hook").mkdir()
+    plain = list(sys.path)
+    with_hook = [str(tmp_path / "hook"), *plain]
+    for path in (plain, with_hook, plain, with_hook):
+        monkeypatch.setattr(sys, "path", path)
+        assert rule_loader._looked_up(tmp_path) == []
+    assert len(looked) == 2
+
+
 FIXING = """
 from kbtool.rules import Edit, Finding, rule
 

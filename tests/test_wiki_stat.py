@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from kbtool.wiki import Status, stat_target
+from kbtool.link_status import Status, stat_target
 
 
 def test_shared_folders_give_the_answers_of_resolving_each_path_alone(tmp_path: Path) -> None:

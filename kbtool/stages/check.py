@@ -26,6 +26,7 @@ from kbtool.checks import GRAPH_CHECKS, Enabled, graph_rule_diagnostics, unreada
 from kbtool.checks.graph import PageLinks
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
+from kbtool.link_status import stat_target
 from kbtool.model import Page
 from kbtool.reuse.values import WHOLE
 from kbtool.rule_loader import ProjectRules, project_rules
@@ -46,7 +47,7 @@ from kbtool.stages.upkeep import upkeep_diagnostics
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, GRAPH, STAT
-from kbtool.wiki import ShownLink, Wiki, stat_target
+from kbtool.wiki import ShownLink, Wiki
 
 
 @dataclass

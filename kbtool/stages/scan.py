@@ -63,11 +63,15 @@ class Snapshot:
 
     def digest(self) -> str:
         """One hash of every path, kind and content digest, and every unreadable file."""
-        text = repr(
-            [(f.path, f.kind, digest) for f, digest in self.files]
-            + [(u.path, u.problem) for u in self.unreadable]
-        )
-        return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        return self._digest
+
+    @cached_property
+    def _digest(self) -> str:
+        # Joined, not a repr of tuples: a third of the time at 7,000 files. No path holds a
+        # NUL, and a content digest is hex of one length: the text is read only one way.
+        rows = [f"{f.path}\0{f.kind}\0{digest}" for f, digest in self.files]
+        text = "\n".join(rows) + repr([(u.path, u.problem) for u in self.unreadable])
+        return hashlib.blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
 
     def digests(self) -> dict[str, str]:
         """path -> content digest of every file read: one dict per snapshot, which every
@@ -93,18 +97,20 @@ def scan(config: Config, trust: bool = True) -> Snapshot:
     started = time.monotonic_ns()
     found, unreadable = discover(config)
     root = str(config.root)
+    prefix = root + os.sep
     known = load_file_stats(config.cache_path) if trust else NONE
     files: list[tuple[Found, str]] = []
     hashed: set[str] = set()
     stats: dict[str, tuple[Stat, str]] = {}
     for item in found:
-        full = os.path.join(root, item.path)  # plain strings: 7,000 files
+        full = prefix + item.path  # plain strings, no join: 7,000 files
         try:
-            stat = stat_of(os.stat(full))
+            result = os.stat(full)
         except OSError as error:
             unreadable.append(_unreadable(item, error))
             continue
-        digest = known.digest_if_unchanged(item.path, stat)
+        stat = stat_of(result)
+        digest = known.digest_if_unchanged(item.path, stat, result.st_mtime_ns)
         if digest is None:
             data = _read(full, item, unreadable)
             if data is None:

@@ -17,15 +17,18 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kbtool.diagnostics import Diagnostic
+from kbtool.link_status import Status, stat_target
 from kbtool.render.vendored import VENDOR_DIR
 from kbtool.rule_loader import project_rules
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.stages.run import Run
 from kbtool.store.records import STAT, UNCHANGED
-from kbtool.wiki import Status, Wiki, stat_target
+
+if TYPE_CHECKING:  # a check with nothing changed imports none of the wiki's resolution
+    from kbtool.wiki import Wiki
 
 _NAME = "build"
 #: the record of the last ``kbtool check``, beside the last build's

@@ -9,7 +9,6 @@ be worth a fork runs in this process. Parsing and rendering both go through here
 
 from __future__ import annotations
 
-import multiprocessing
 import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -46,11 +45,7 @@ class Workers:
 
     def worth_forking(self, items: int, threshold: int) -> bool:
         """Whether ``items`` pieces of work are enough to share among workers."""
-        return (
-            self.jobs > 1
-            and items >= threshold
-            and "fork" in multiprocessing.get_all_start_methods()
-        )
+        return self.jobs > 1 and items >= threshold and _can_fork()
 
     def map(
         self,
@@ -78,3 +73,9 @@ def chunked(count: int, jobs: int, smallest: int, largest: int = 64) -> list[ran
     that an uneven piece does not keep one worker busy at the end."""
     size = max(smallest, min(largest, count // (jobs * 8) or 1))
     return [range(i, min(i + size, count)) for i in range(0, count, size)]
+
+
+def _can_fork() -> bool:
+    import multiprocessing  # here, not at the top: a check that forks nothing skips 4 ms
+
+    return "fork" in multiprocessing.get_all_start_methods()

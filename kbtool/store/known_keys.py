@@ -12,14 +12,14 @@ rolled back, or a write outside a transaction, forgets them.
 
 from __future__ import annotations
 
+import os
 import sqlite3
-import uuid
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 
 def new_token() -> str:
-    return uuid.uuid4().hex
+    return os.urandom(16).hex()  # as random as uuid4, without importing uuid (2 ms)
 
 
 @dataclass

@@ -72,7 +72,7 @@ def test_an_edit_that_keeps_size_and_mtime_is_seen(repo: Path) -> None:
 
 def test_a_damaged_record_hashes_every_file(repo: Path) -> None:
     scan(config(repo))
-    (repo / ".kbtool" / FILENAME).write_bytes(b"kbtool file stats 1 x\nwiki/a.md\0")
+    (repo / ".kbtool" / FILENAME).write_bytes(b"kbtool file stats 2 x\nwiki/a.md\0")
     again = scan(config(repo))
     assert set(again.hashed) == set(PAGES)
     (repo / ".kbtool" / FILENAME).write_bytes(b"\xff\xfe not ours")
