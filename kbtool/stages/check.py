@@ -212,7 +212,7 @@ def _stored_diagnostics(
     the generation of the store's known keys, which changes when another process wrote; the
     pages this run checks again are dropped, as their record changes, not its key. Nothing is
     reused where the store does not keep this run's keys."""
-    generation = _generation(run)
+    generation = run.generation()
     found: dict[str, list[Diagnostic]] = {}
     if generation is not None:
         asked = ((path, (keys.get(path, ""), generation)) for path in paths)
@@ -232,13 +232,6 @@ def _stored_diagnostics(
     return [d for path in paths for d in found[path]]
 
 
-def _generation(run: Run) -> int | None:
-    """The generation of the store's known keys, which changes when another process wrote
-    records; None where the store does not keep this run's keys (nothing stored is reused)."""
-    known = run.store.known_keys
-    return known.forgotten if known is not None and known is run.reuse.keys else None
-
-
 def _reuse_checked(
     run: Run,
     checked: set[str],
@@ -248,7 +241,7 @@ def _reuse_checked(
 ) -> None:
     """Hold the diagnostics of the pages checked now as their new records say, so that the
     next run reads none of them; the records of the pages removed are gone."""
-    generation = _generation(run)
+    generation = run.generation()
     own: dict[str, list[Diagnostic]] = {path: [] for path in checked}
     for d in diagnostics:
         if d.path in own:

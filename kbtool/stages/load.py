@@ -28,7 +28,7 @@ from kbtool.stages.pageworker import (
     process,
     process_chunk,
 )
-from kbtool.stages.reused import PAGES
+from kbtool.stages.reused import PAGES, STORED
 from kbtool.stages.run import OnProgress, Run, new_run
 from kbtool.stages.scan import Snapshot, scanning_again
 from kbtool.stages.stored_pages import Stored, StoredPages, stored_pages
@@ -72,15 +72,25 @@ def load_pages(
     files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
     language = run.config.language if with_bodies else None
     key_of = _keys(language)
-    remembered = _still_valid(run.reuse, files, key_of) if run.use_store else {}
-    # Only whether a valid page (and body) is stored: a page is read when a stage asks for
-    # it, a body when its page is rendered.
-    unknown = [item.path for item, _ in files if item.path not in remembered]
-    page_keys = _record_keys(run, PAGE, unknown, len(files))
-    body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
     # Search texts are taken only for a site with a search index: one turned on since is
     # parsed again (in the workers) for the texts it lacks.
     search = with_bodies and run.config.search
+    remembered = _still_valid(run.reuse, files, key_of) if run.use_store else {}
+    # What the load before found stored, while the store is as this session left it: most
+    # pages of a session are never decoded, and asking their three keys again at every
+    # save was the stage's largest cost. Only a load of every page: it forgets the pages
+    # gone before their records are (the check's), so a page re-created is asked again.
+    generation = run.generation() if run.use_store and only is None else None
+    known_stored = (
+        run.reuse.got(STORED, ((f.path, (key_of(d), f.kind, search, generation)) for f, d in files))
+        if generation is not None
+        else {}
+    )
+    # Only whether a valid page (and body) is stored: a page is read when a stage asks for
+    # it, a body when its page is rendered.
+    unknown = [f.path for f, _ in files if f.path not in remembered and f.path not in known_stored]
+    page_keys = _record_keys(run, PAGE, unknown, len(files))
+    body_keys = _record_keys(run, BODY, unknown, len(files)) if with_bodies else {}
     doc_keys = _record_keys(run, SEARCH, unknown, len(files)) if search else {}
     pages: dict[str, Page] = {}
     bodies: dict[str, PageBody] = {}
@@ -94,11 +104,17 @@ def load_pages(
             if body is not None:
                 bodies[item.path] = body
             continue
+        if item.path in known_stored:
+            stored[item.path] = (item.kind, digest)
+            continue
         has_page = page_keys.get(item.path) == PAGE.key(digest)
         has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
         has_doc = not search or doc_keys.get(item.path) == SEARCH.key(digest, language or "")
         if has_page and (not with_bodies or has_body and has_doc):
             stored[item.path] = (item.kind, digest)
+            if generation is not None:
+                key = (key_of(digest), item.kind, search, generation)
+                run.reuse.put(STORED, item.path, key, True)
         else:  # its bytes are read now (a file the scan trusted by its stat, from the disk)
             todo.append((item.path, run.snapshot.data(item.path), item.kind, digest))
     page_rows, body_rows, doc_rows, term_rows = [], [], [], []
@@ -133,7 +149,9 @@ def load_pages(
             run.store.put(SEARCH, doc_rows)
             run.store.put(TERMS, term_rows)
     if only is None:  # the pages that are gone
-        run.reuse.keep_only(PAGES, {item.path for item, _ in files})
+        paths = {item.path for item, _ in files}
+        run.reuse.keep_only(PAGES, paths)
+        run.reuse.keep_only(STORED, paths)
     for path, _, _, _ in todo:  # a body parsed now is decoded when rendered; the others held
         run.reuse.put(PAGES, path, key_of(pages[path].digest), (pages[path], None))
 

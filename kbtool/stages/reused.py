@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kbtool.diagnostics import Diagnostic
-from kbtool.model import Page
+from kbtool.model import Page, PageKind
 from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
@@ -28,6 +28,11 @@ if TYPE_CHECKING:
 
 PAGES: Reusable[str, tuple[Page, PageBody | None]] = Reusable(
     "pages", "the file's digest, the page's and body's record keys", "process and store", "page"
+)
+STORED: Reusable[tuple[str, PageKind, bool, int], bool] = Reusable(
+    "stored",
+    "the page's and body's record keys, its kind, whether search texts are asked for, the"
+    " generation of the store's known keys",
 )
 CHECK_KEYS: Reusable[tuple[str, str], str] = Reusable(
     "check keys", "the settings and the date, the file's digest"
@@ -114,6 +119,7 @@ SKETCHES: Reusable[str, tuple[int, ...]] = Reusable(
 #: every declaration, in the order the stages first ask for them
 ALL: tuple[Reusable[Any, Any], ...] = (
     PAGES,
+    STORED,
     CHECK_KEYS,
     PAGE_FACTS,
     DIAGNOSTICS,

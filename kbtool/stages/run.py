@@ -45,6 +45,13 @@ class Run:
     #: that the check asks the disk only about the linked files it could have seen change
     watched: Watched | None = None
 
+    def generation(self) -> int | None:
+        """The generation of the store's known keys, which changes when another process
+        wrote records; None where the store does not keep this run's keys (a value that
+        depends on stored records is then not reused)."""
+        known = self.store.known_keys
+        return known.forgotten if known is not None and known is self.reuse.keys else None
+
 
 def new_run(
     config: Config,

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import kbtool.stages.load
 from kbtool.config import load_config
 from kbtool.reuse.values import Reuse
 from kbtool.stages.check import check_wiki
@@ -13,6 +16,7 @@ from kbtool.stages.reused import CHECK_KEYS, DIAGNOSTICS, INFO_KEYS, OUTPUTS, RE
 from kbtool.stages.run import new_run
 from kbtool.stages.site import build_site
 from kbtool.store.db import open_store
+from kbtool.store.records import PAGE
 
 PYPROJECT = '[tool.kbtool]\nlanguage = "en"\nsearch = false\nseverity = { KB3 = "off" }\n'
 
@@ -116,3 +120,33 @@ def test_diagnostics_kept_are_dropped_when_another_process_checked_again(tmp_pat
     # Serve, told only of b.md: d.md is not checked again, its record is another process's.
     found = build_site(load_config(tmp_path), jobs=1, reuse=kept).diagnostics
     assert [d.path for d in found if d.path == "wiki/d.md"] == ["wiki/d.md"]
+
+
+def test_which_pages_are_stored_is_kept_while_the_store_is_the_sessions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page that no stage decodes is not asked about at every build of a session: that
+    its records are stored is held while its file is the same and no other process wrote."""
+    asked: list[list[str]] = []
+    real = kbtool.stages.load._record_keys
+
+    def record_keys(run, kind, names, files):  # type: ignore[no-untyped-def]
+        if kind is PAGE:
+            asked.append(sorted(names))
+        return real(run, kind, names, files)
+
+    monkeypatch.setattr(kbtool.stages.load, "_record_keys", record_keys)
+    _wiki(tmp_path)
+    for name in ("d", "e"):  # no stage decodes them after an edit of a.md
+        (tmp_path / "wiki" / f"{name}.md").write_text(_page(f"Lone {name}", "No links."))
+    assert build_site(load_config(tmp_path), jobs=1).ok  # cold, by another process
+    kept = Reuse()  # a session that starts with every page stored
+    for words in ("Other words.", "More words.", "Yet more words."):
+        (tmp_path / "wiki" / "a.md").write_text(_page("Page a", words))
+        assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    everyone = [f"wiki/{name}.md" for name in "abcde"]
+    assert asked[1:] == [everyone, ["wiki/a.md"], ["wiki/a.md"]]  # b and c: decoded, held
+    assert build_site(load_config(tmp_path), jobs=1, reuse=Reuse(), full=True).ok  # another
+    (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Words again."))
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    assert asked[-1] == ["wiki/a.md", "wiki/d.md", "wiki/e.md"]  # asked again
