@@ -9,7 +9,8 @@ of a non-page file. Each page's record lists the facts it read (the store's ``de
 edit, the facts of the edited pages are compared with the stored ones, and only the pages that
 read a changed fact are checked again, against stand-ins for the rest (their stored facts).
 The graph rules then run on the whole link table, as a cold check runs them, so the result is
-the same as a cold check's.
+the same as a cold check's. Where the check starts from, made from the store or patched from a
+session's check before, is :mod:`kbtool.stages.check_start`'s.
 """
 
 from __future__ import annotations
@@ -30,16 +31,22 @@ from kbtool.link_status import stat_target
 from kbtool.model import Page
 from kbtool.reuse.values import WHOLE
 from kbtool.rule_loader import ProjectRules, project_rules
-from kbtool.stages.facts import Facts, decode_facts, encode_facts
+from kbtool.stages.check_start import (
+    in_order,
+    start_from_held,
+    start_from_store,
+    wiki_pages,
+)
+from kbtool.stages.check_state import CheckState
+from kbtool.stages.facts import Facts, encode_facts
 from kbtool.stages.load import counting, load_pages
 from kbtool.stages.page_checks import check_pages
 from kbtool.stages.reused import (
-    CHECK_KEYS,
+    CHECK_STATE,
     CHECK_WIKI,
     DIAGNOSTICS,
     GRAPH_DIAGNOSTICS,
     PAGE_FACTS,
-    STAND_INS,
 )
 from kbtool.stages.run import OnProgress, Run
 from kbtool.stages.site_marks import site_marks
@@ -96,18 +103,9 @@ def check_wiki(
     rules = project_rules(config)
     settings = _settings_key(config, run.today, rules)
     digests = snapshot.digests()
-    with_facts = _with_facts(store) if run.use_store else set()
-    old_keys = store.keys(CHECK) if run.use_store else {}
-    keys_now = _check_keys(run, settings, digests)
-    changed = {
-        path
-        for path, key in keys_now.items()
-        if old_keys.get(path) != key or path not in with_facts
-    }
-    removed = (with_facts | set(old_keys)) - set(digests)
-    # Every page's facts: the stand-ins of the pages not checked again are made of them.
-    old_facts = _stored_facts(run, with_facts, old_keys)
-    changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
+    generation = run.generation() if run.use_store else None
+    start = start_from_held(run, settings, generation) or start_from_store(run, settings)
+    keys_now, changed, removed, old_facts = start.keys, start.changed, start.removed, start.facts
 
     def full_pages(paths: set[str]) -> dict[str, Page]:
         if pages is not None:
@@ -123,43 +121,62 @@ def check_wiki(
     stale = (changed | store.dependents(changed_facts)) & set(digests)
     fresh.update(full_pages(stale - changed))
 
-    everyone = _stand_ins(run, old_facts, digests)
-    everyone.update(fresh)
-    facts = {p: f for p, f in {**old_facts, **new_facts}.items() if f and p in digests}
+    made = wiki_pages(run, start, fresh, stale, new_facts)
     wiki = Wiki(
         config,
-        {path: everyone[path] for path in sorted(everyone)},
+        made.pages,
         list(snapshot.unreadable),
         today=run.today,
         checked=frozenset(stale),
-        ingested={p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested},
-        basics={p: f.basics for p, f in facts.items()},
+        ingested=made.ingested,
+        basics=made.basics,
     )
     previous = run.reuse.get(CHECK_WIKI, WHOLE, None)
     run.reuse.put(CHECK_WIKI, WHOLE, None, wiki)
-    if same_pages and previous is not None and list(previous.pages) == list(wiki.pages):
-        previous.share_indexes(wiki)  # what resolution indexed of the pages still holds
+    # What resolution indexed of the pages still holds (a patched start has the same pages).
+    same_paths = previous is not None and (
+        start.held is not None or list(previous.pages) == list(wiki.pages)
+    )
+    if same_pages and previous is not None and same_paths:
+        previous.share_indexes(wiki)
     enabled = enabled_codes(config, (), ())
     keys = {path: keys_now[path] for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking, rules)
     diagnostics, rows, deps, links = checked.diagnostics, checked.rows, checked.deps, checked.links
-    stored = _stored_diagnostics(run, [p for p in digests if p not in stale], old_keys)
+    if start.held is not None:
+        stored: dict[str, list[Diagnostic]] | None = start.held.own
+    else:
+        unchecked = [p for p in digests if p not in stale]
+        stored = _stored_diagnostics(run, unchecked, start.stored_keys)
     if stored is None:  # a damaged record (rare): check everything afresh
+        run.reuse.drop(CHECK_STATE, WHOLE)
         return check_wiki(replace(run, use_store=False), pages)  # stats: all afresh
-    diagnostics += stored
+    diagnostics += [d for path, found in stored.items() if path not in stale for d in found]
     _save(store, wiki, rows, deps, links, (old_facts, new_facts), changed, removed, moved)
-    _reuse_checked(run, stale, removed, keys_now, checked.diagnostics)
+    own = _reuse_checked(run, stale, removed, keys_now, checked.diagnostics)
     for path, facts_now in new_facts.items():
         run.reuse.put(PAGE_FACTS, path, keys_now[path], facts_now)
     if store.write_failed:  # the stored link table is not this wiki's: check it all afresh
         with memory_store() as scratch:
             afresh = check_wiki(replace(run, store=scratch, use_store=False), pages)
         run.reuse.drop(CHECK_WIKI, WHOLE)  # the stored facts may not be this wiki's either
+        run.reuse.drop(CHECK_STATE, WHOLE)
         return replace(afresh, links_stored=False)
+    # Held for the next check while the store is as this one leaves it: not when another
+    # process wrote during this one (its own writes then forgot the known keys).
+    if generation is not None and run.generation() == generation:
+        by_page = {**stored, **own} if start.held is not None else in_order(digests, stored, own)
+        state = CheckState(
+            digests, keys_now, made.facts, made.pages, frozenset(stale), made.ingested,
+            made.basics, by_page,
+        )  # fmt: skip
+        run.reuse.put(CHECK_STATE, WHOLE, (settings, generation), state)
+    else:
+        run.reuse.drop(CHECK_STATE, WHOLE)
     diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
-    diagnostics += upkeep_diagnostics(run, facts, keys_now, enabled)
+    diagnostics += upkeep_diagnostics(run, made.facts, keys_now, enabled)
     diagnostics += rules.problems
-    return CheckRun(diagnostics, wiki, len(stale), facts=facts, shown=checked.shown)
+    return CheckRun(diagnostics, wiki, len(stale), facts=made.facts, shown=checked.shown)
 
 
 def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:
@@ -189,29 +206,14 @@ def _stored_graph(
     return found
 
 
-def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, str]:
-    """Each page's check record key now (reused while the settings and file digest it was
-    made of are the same)."""
-    made_of = ((path, (settings, digest)) for path, digest in digests.items())
-    return run.reuse.made_all(CHECK_KEYS, made_of, lambda _, made: CHECK.key(*made))
-
-
-def _stand_ins(
-    run: Run, facts: dict[str, Facts | None], digests: dict[str, str]
-) -> dict[str, Page]:
-    """A stand-in for each page with facts, reused while its facts are the same."""
-    made_of = ((path, f) for path, f in facts.items() if f is not None and path in digests)
-    return run.reuse.made_all(STAND_INS, made_of, lambda path, f: f.stand_in(path))
-
-
 def _stored_diagnostics(
     run: Run, paths: list[str], keys: dict[str, str]
-) -> list[Diagnostic] | None:
+) -> dict[str, list[Diagnostic]] | None:
     """The stored diagnostics of ``paths`` (pages not checked again, each with a valid record
-    under ``keys``); None if a record is damaged. They are reused under their record's key and
-    the generation of the store's known keys, which changes when another process wrote; the
-    pages this run checks again are dropped, as their record changes, not its key. Nothing is
-    reused where the store does not keep this run's keys."""
+    under ``keys``), by page in their order; None if a record is damaged. They are reused
+    under their record's key and the generation of the store's known keys, which changes when
+    another process wrote; the pages this run checks again are dropped, as their record
+    changes, not its key. Nothing is reused where the store does not keep this run's keys."""
     generation = run.generation()
     found: dict[str, list[Diagnostic]] = {}
     if generation is not None:
@@ -229,7 +231,7 @@ def _stored_diagnostics(
             found[path] = diagnostics
             if generation is not None:
                 run.reuse.put(DIAGNOSTICS, path, (key, generation), diagnostics)
-    return [d for path in paths for d in found[path]]
+    return {path: found[path] for path in paths}
 
 
 def _reuse_checked(
@@ -238,9 +240,10 @@ def _reuse_checked(
     removed: set[str],
     keys: dict[str, str],
     diagnostics: list[Diagnostic],
-) -> None:
+) -> dict[str, list[Diagnostic]]:
     """Hold the diagnostics of the pages checked now as their new records say, so that the
-    next run reads none of them; the records of the pages removed are gone."""
+    next run reads none of them; the records of the pages removed are gone. Returns them,
+    by page."""
     generation = run.generation()
     own: dict[str, list[Diagnostic]] = {path: [] for path in checked}
     for d in diagnostics:
@@ -253,32 +256,11 @@ def _reuse_checked(
             run.reuse.drop(DIAGNOSTICS, path)
         else:
             run.reuse.put(DIAGNOSTICS, path, (keys[path], generation), found)
-
-
-def _with_facts(store: Store) -> set[str]:
-    """The pages whose stored facts this code made."""
-    key = FACTS.key()
-    return {path for path, stored in store.keys(FACTS).items() if stored == key}
-
-
-def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict[str, Facts | None]:
-    """The stored facts of ``paths``: reused while the page's check record is the one they
-    were stored with, else read."""
-    found: dict[str, Facts | None] = {
-        path: facts
-        for path, (key, facts) in run.reuse.held(PAGE_FACTS).items()
-        if path in paths and check_keys.get(path) == key
-    }
-    rest = [path for path in paths if path not in found]
-    for path, (_, value) in run.store.some(FACTS, rest).items():
-        found[path] = facts = decode_facts(value)
-        if facts is not None and path in check_keys:
-            run.reuse.put(PAGE_FACTS, path, check_keys[path], facts)
-    return found
+    return own
 
 
 def _changed_facts(
-    paths: set[str], old: dict[str, Facts | None], new: dict[str, Facts]
+    paths: set[str], old: Mapping[str, Facts | None], new: dict[str, Facts]
 ) -> set[str]:
     """The fact names whose answer differs between the stored and the current pages."""
     names: set[str] = set()

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from kbtool.render.markdown import PageBody
     from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo
+    from kbtool.stages.check_state import CheckState
     from kbtool.stages.facts import Facts
     from kbtool.stages.plan_inputs import PlanInputs
     from kbtool.stages.planned import Planned
@@ -47,6 +48,11 @@ DIAGNOSTICS: Reusable[tuple[str, int], list[Diagnostic]] = Reusable(
     "check",
 )
 STAND_INS: Reusable[Facts, Page] = Reusable("stand-ins", "the page's facts")
+CHECK_STATE: Reusable[tuple[str, int], CheckState] = Reusable(
+    "check state",
+    "(whole) the settings and the date, the generation of the store's known keys: every"
+    " page's digest, record key, facts, stand-in and diagnostics as the last check left them",
+)
 CHECK_WIKI: Reusable[None, Wiki] = Reusable(
     "check wiki", "(whole) its resolution indexes hold while every page's facts are the same"
 )
@@ -124,6 +130,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     PAGE_FACTS,
     DIAGNOSTICS,
     STAND_INS,
+    CHECK_STATE,
     CHECK_WIKI,
     GRAPH_DIAGNOSTICS,
     NAMES,

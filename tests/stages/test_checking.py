@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.stages.check
 from kbtool.checks import filter_diagnostics, run_checks
 from kbtool.config import load_config
 from kbtool.diagnostics import Diagnostic
+from kbtool.reuse.values import Reuse
+from kbtool.stages import check_start
 from kbtool.stages.check import check_wiki
 from kbtool.stages.load import load_wiki
 from kbtool.stages.run import new_run
@@ -22,15 +25,40 @@ from tests.conftest import page_text
 TODAY = date(2026, 6, 1)
 
 
-def incremental(root: Path, today: date = TODAY) -> tuple[list[Diagnostic], int]:
+def incremental(
+    root: Path, today: date = TODAY, kept: Reuse | None = None
+) -> tuple[list[Diagnostic], int]:
+    """The check from the store; ``kept``: a session's, which holds what its checks made."""
     config = load_config(root)
     with open_store(config.cache_path) as store:
-        run = check_wiki(new_run(config, store, jobs=1, today=today))
+        if kept is not None:
+            store.keep_keys(kept.keys)
+        run = check_wiki(new_run(config, store, jobs=1, today=today, reuse=kept))
     return filter_diagnostics(run.diagnostics, config), run.rechecked
 
 
+@pytest.fixture
+def patched(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """One entry for each check that started from a session's check before."""
+    taken: list[int] = []
+    real = check_start.start_from_held
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        start = real(*args)
+        taken.extend([1] if start is not None else [])
+        return start
+
+    monkeypatch.setattr(kbtool.stages.check, "start_from_held", counted)
+    return taken
+
+
 def cold(root: Path, today: date = TODAY) -> list[Diagnostic]:
-    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
+    """A cold check of a copy of ``root``: its store is not written (a session's check
+    holds what it made only while no other process writes)."""
+    copy = root.parent / "cold"
+    shutil.rmtree(copy, ignore_errors=True)
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns(".kbtool"))
+    wiki = load_wiki(load_config(copy), jobs=1, use_store=False)
     wiki.today = today
     return run_checks(wiki)
 
@@ -147,8 +175,12 @@ def _edit(rng: random.Random, root: Path, names: list[str]) -> None:
         (wiki / f"{rng.choice(present)}.md").write_text(_random_page(rng, names))
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["one-shot", "session"])
 @pytest.mark.parametrize("seed", range(12))
-def test_random_edits_give_what_a_cold_check_gives(tmp_path: Path, seed: int) -> None:
+def test_random_edits_give_what_a_cold_check_gives(
+    tmp_path: Path, seed: int, held: bool, patched: list[int]
+) -> None:
+    kept = Reuse() if held else None
     rng = random.Random(seed)
     root = tmp_path / "repo"
     names = [f"p{n}" for n in range(8)] + ["页面", "Same title"]
@@ -159,8 +191,9 @@ def test_random_edits_give_what_a_cold_check_gives(tmp_path: Path, seed: int) ->
         (root / "wiki" / f"{name}.md").write_text(_random_page(rng, names))
     for step in range(15):
         _edit(rng, root, names)
-        found, _ = incremental(root)
+        found, _ = incremental(root, kept=kept)
         assert found == cold(root), f"seed {seed}, step {step}"
+    assert bool(patched) == held  # a session's checks did start from the one before
 
 
 def _source(rng: random.Random) -> str:
@@ -168,9 +201,13 @@ def _source(rng: random.Random) -> str:
     return f"# Source\n\n- **入库日期：** {day}\n"
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["one-shot", "session"])
 @pytest.mark.parametrize("seed", range(4))
-def test_random_source_dates_give_what_a_cold_check_gives(tmp_path: Path, seed: int) -> None:
+def test_random_source_dates_give_what_a_cold_check_gives(
+    tmp_path: Path, seed: int, held: bool, patched: list[int]
+) -> None:
     """KB304 reads another page (the cited source's date): edits to either side are seen."""
+    kept = Reuse() if held else None
     rng = random.Random(seed)
     root = tmp_path / "repo"
     (root / "wiki").mkdir(parents=True)
@@ -193,10 +230,11 @@ def test_random_source_dates_give_what_a_cold_check_gives(tmp_path: Path, seed: 
             (root / "sources" / f"{rng.choice(sources)}.md").write_text(_source(rng))
         else:
             (root / "wiki" / f"w{rng.randrange(3)}.md").write_text(wiki_page())
-        found, _ = incremental(root)
+        found, _ = incremental(root, kept=kept)
         assert found == cold(root), f"seed {seed}, step {step}"
         seen |= {d.code for d in found}
     assert {"KB304", "KB305"} <= seen  # the rules under test really fired
+    assert bool(patched) == held
 
 
 # --- the upkeep checks (KB212, KB306-KB308) under random edits --------------------------------
@@ -232,9 +270,10 @@ def _upkeep_page(rng: random.Random, stems: list[str]) -> str:
     return page_text(f"# {rng.choice(TITLES)}\n\n{body}\n", aliases=aliases)
 
 
+@pytest.mark.parametrize("held", [False, True], ids=["one-shot", "session"])
 @pytest.mark.parametrize("seed", range(8))
 def test_random_edits_with_the_upkeep_checks_on(
-    tmp_path: Path, seed: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, seed: int, held: bool, patched: list[int], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Titles, aliases and sentences come and go: mentions, same titles and near duplicates
     after each edit are what a cold check finds (with a sentence on four pages already
@@ -245,6 +284,7 @@ def test_random_edits_with_the_upkeep_checks_on(
 
     monkeypatch.setattr(duplicates, "_COMMON", 3)
     monkeypatch.setattr(upkeep, "_FEW", 0.5)  # the stored pairs kept, the changed pages' found
+    kept = Reuse() if held else None
     rng = random.Random(seed)
     root = tmp_path / "repo"
     (root / "wiki").mkdir(parents=True)
@@ -263,7 +303,75 @@ def test_random_edits_with_the_upkeep_checks_on(
             (root / "wiki" / f"{rng.choice(present)}.md").unlink()
         else:
             (root / "wiki" / f"{rng.choice(present)}.md").write_text(_upkeep_page(rng, stems))
-        found, _ = incremental(root)
+        found, _ = incremental(root, kept=kept)
         assert found == cold(root), f"seed {seed}, step {step}"
         seen |= {d.code for d in found}
     assert {"KB306", "KB307", "KB308"} <= seen
+    assert bool(patched) == held
+
+
+# --- a session's check, patched from the one before ---------------------------------------
+
+
+def test_a_session_keeps_a_sources_date_gone_for_the_pages_citing_it(
+    tmp_path: Path, patched: list[int]
+) -> None:
+    """The ingestion date a source no longer has is not taken from the check before when a
+    page citing it is checked again later."""
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "sources").mkdir()
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nsource-date = { label = "入库日期" }\n')
+    source = root / "sources" / "s.md"
+    page = root / "wiki" / "w.md"
+    source.write_text("# Source\n\n- **入库日期：** 2026-05-20\n")
+    page.write_text(page_text("# W\n", updated="2026-02-01", sources=["../sources/s.md"]))
+    (root / "wiki" / "x.md").write_text(page_text("# X\n"))
+    (root / "wiki" / "y.md").write_text(page_text("# Y\n"))
+    kept = Reuse()
+    steps = [
+        (source, "# Source\n\n- **入库日期：** not a date\n"),
+        (page, page_text("# W\n\nMore.\n", updated="2026-02-01", sources=["../sources/s.md"])),
+    ]
+    found, _ = incremental(root, kept=kept)
+    assert "KB304" in {d.code for d in found}
+    for file, text in steps:
+        file.write_text(text)
+        found, _ = incremental(root, kept=kept)
+        assert found == cold(root)
+        assert "KB304" not in {d.code for d in found}
+    assert len(patched) == 2
+
+
+DRAFT_RULE = """
+from kbtool.rules import Finding, rule
+
+@rule("WIKI020", "warning", "a page reads a draft", reads="facts")
+def reads_a_draft(page, facts):
+    other = facts.page("wiki/b.md")
+    if page.path != "wiki/b.md" and other is not None and other.type == "draft":
+        yield Finding("b is a draft", 1)
+"""
+
+
+def test_a_session_gives_the_project_rules_the_other_pages_type_as_it_is_now(
+    tmp_path: Path, patched: list[int]
+) -> None:
+    """A page checked again reads another page's type from the check before's state, patched
+    for that page's edit."""
+    root = tmp_path / "repo"
+    (root / "wiki").mkdir(parents=True)
+    (root / "pyproject.toml").write_text('[tool.kbtool]\nrules = ["wiki_rules.py"]\n')
+    (root / "wiki_rules.py").write_text(DRAFT_RULE)
+    for name in "abcd":
+        (root / "wiki" / f"{name}.md").write_text(page_text(f"# {name.upper()}\n"))
+    kept = Reuse()
+    incremental(root, kept=kept)
+    (root / "wiki" / "b.md").write_text(page_text("# B\n", type="draft"))
+    first, _ = incremental(root, kept=kept)
+    (root / "wiki" / "a.md").write_text(page_text("# A\n\nEdited.\n"))
+    second, _ = incremental(root, kept=kept)
+    readers = {d.path for d in first if d.code == "WIKI020"}
+    assert readers == {"wiki/a.md", "wiki/c.md", "wiki/d.md"}
+    assert {d.path for d in second if d.code == "WIKI020"} == readers
+    assert len(patched) == 2

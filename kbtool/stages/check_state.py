@@ -1,0 +1,46 @@
+"""What a check made of every page, held by a session for its next check (see
+:mod:`kbtool.stages.check_start`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import date
+
+from kbtool.diagnostics import Diagnostic
+from kbtool.model import Page
+from kbtool.stages.facts import Facts
+from kbtool.wiki import Basics
+
+#: Past this share of the pages changed (a branch switch), patching saves nothing.
+_MOST = 0.25
+
+
+@dataclass(frozen=True)
+class CheckState:
+    """Every page's values as the last check left them, by path in the snapshot's order."""
+
+    #: the content digests the check ran on
+    digests: dict[str, str]
+    #: each page's check record key, as stored
+    keys: dict[str, str]
+    #: each page's facts, as stored
+    facts: dict[str, Facts]
+    #: the wiki's pages by path, sorted: stand-ins, but for those in ``real``
+    pages: dict[str, Page]
+    #: the pages checked, which ``pages`` holds as parsed (the others are stand-ins)
+    real: frozenset[str]
+    ingested: dict[str, date]
+    basics: dict[str, Basics]
+    #: each page's own diagnostics, as stored
+    own: dict[str, list[Diagnostic]]
+
+    def edited(self, digests: Mapping[str, str]) -> set[str] | None:
+        """The pages whose file differs now, if the same pages are there and not most of them
+        changed; else None (the check makes everything again)."""
+        if len(digests) != len(self.digests):
+            return None
+        edited = {path for path, _ in digests.items() ^ self.digests.items()}
+        if not edited.issubset(self.digests) or len(edited) > _MOST * len(digests):
+            return None  # a page came and another went, or a branch switch
+        return edited
