@@ -9,11 +9,9 @@ from datetime import date
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.reuse.since import edited_since
 from kbtool.stages.facts import Facts
 from kbtool.wiki import Basics
-
-#: Past this share of the pages changed (a branch switch), patching saves nothing.
-_MOST = 0.25
 
 
 @dataclass(frozen=True)
@@ -38,9 +36,4 @@ class CheckState:
     def edited(self, digests: Mapping[str, str]) -> set[str] | None:
         """The pages whose file differs now, if the same pages are there and not most of them
         changed; else None (the check makes everything again)."""
-        if len(digests) != len(self.digests):
-            return None
-        edited = {path for path, _ in digests.items() ^ self.digests.items()}
-        if not edited.issubset(self.digests) or len(edited) > _MOST * len(digests):
-            return None  # a page came and another went, or a branch switch
-        return edited
+        return edited_since(self.digests, digests)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from kbtool.stages.plan_inputs import PlanInputs
     from kbtool.stages.planned import Planned
     from kbtool.stages.publish.published import Published, Spare
+    from kbtool.stages.site_state import SiteState
     from kbtool.wiki import Wiki
 
 PAGES: Reusable[str, tuple[Page, PageBody | None]] = Reusable(
@@ -65,6 +66,11 @@ LISTINGS: Reusable[tuple[str, Ref], Listing] = Reusable(
     "the page's site-facts record key, the page as other pages show it",
     "process and store",
     "listing",
+)
+SITE_STATE: Reusable[tuple[str, int], SiteState] = Reusable(
+    "site state",
+    "(whole) the settings, the generation of the store's known keys: every page's digest,"
+    " site-facts record key, ref and listing as the last build left them",
 )
 REFS: Reusable[tuple[str, str], Ref] = Reusable("refs", "the page's title and type")
 HISTORY: Reusable[str, str] = Reusable(
@@ -139,6 +145,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     INFO_KEYS,
     INFOS,
     LISTINGS,
+    SITE_STATE,
     REFS,
     HISTORY,
     CHANGES,

@@ -32,10 +32,12 @@ from kbtool.render.card import Ref
 from kbtool.render.site import Listing, PageInfo, collect, collect_pages
 from kbtool.report.graph import merged_edges
 from kbtool.reuse.lazy import Lazy
+from kbtool.reuse.values import WHOLE
 from kbtool.stages.check import CheckRun
 from kbtool.stages.facts import Facts
-from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, REFS
+from kbtool.stages.reused import INFO_KEYS, INFOS, LISTINGS, REFS, SITE_STATE
 from kbtool.stages.run import Run
+from kbtool.stages.site_state import SiteState
 from kbtool.store.db import Store
 from kbtool.store.records import INFO, LISTING
 from kbtool.wiki import ResolvedLink, ShownLink, Wiki
@@ -51,7 +53,17 @@ class SiteFacts:
 
 def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     """Every page's site facts, in the wiki's order."""
-    keys = _keys(run, wiki.pages)
+    settings, generation = run.config.fingerprint(), run.generation()
+    held = None if generation is None else run.reuse.get(SITE_STATE, WHOLE, (settings, generation))
+    run.reuse.drop(SITE_STATE, WHOLE)
+    digests = run.snapshot.digests()
+    edited = held.edited(digests) if held is not None else None
+    if held is not None and edited is not None:
+        start = _patched(run, held, edited, checked)
+    else:
+        keys = _keys(run, wiki.pages)
+        start = _Start(keys, None, {}, set())
+    keys = start.keys
     marked, near, alone = run.store.pending()
     # A cold build, a new day, new settings: with most pages marked, one pass over the wiki's
     # links is cheaper than asking the link table page by page.
@@ -59,21 +71,66 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     if most or not (run.use_store and checked.links_stored):
         fresh = _collect_all(wiki, checked)
         listings = _save(run, fresh, keys, marked)
+        if run.use_store and checked.links_stored:
+            in_order = {path: listings[path] for path in wiki.pages}
+            _hold(run, SiteState(digests, keys, _refs(run, checked.facts), in_order), generation)
         return SiteFacts(fresh, listings)
-    refs = _refs(run, checked.facts)
-    previous = _previous(run, keys, refs)
-    affected = marked | near | {path for path in wiki.pages if path not in previous}
+    refs = start.refs if start.refs is not None else _refs(run, checked.facts)
+    if start.refs is not None:  # patched: every listing but the edited pages' is valid
+        previous, invalid = start.listings, start.invalid
+    else:
+        previous = _previous(run, keys, refs)
+        invalid = {path for path in wiki.pages if path not in previous}
+    affected = marked | near | invalid
     for frm, to, _ in run.store.edges_touching(marked - alone):  # they show the marked
         affected.update((frm, to))
     fresh = _collect(run, wiki, checked, sorted(p for p in affected if p in wiki.pages), refs)
     made = _save(run, fresh, keys, marked)
-    listings = {path: made[path] if path in made else previous[path] for path in wiki.pages}
+    if start.refs is not None:
+        listings = {**previous, **made}  # the same pages, in the same order
+    else:
+        listings = {path: made[path] if path in made else previous[path] for path in wiki.pages}
+    _hold(run, SiteState(digests, keys, refs, listings), generation)
 
     def make(path: str) -> PageInfo:  # a record that cannot be read: made again
         return _collect(run, wiki, checked, [path], refs)[path]
 
     infos = _stored_infos(run, fresh, keys, refs, make)
     return SiteFacts(infos, listings)
+
+
+def _hold(run: Run, state: SiteState, generation: int | None) -> None:
+    """Hold ``state`` for the next build while the store is as this one leaves it (not when
+    another process wrote during this one)."""
+    if generation is not None and run.generation() == generation:
+        run.reuse.put(SITE_STATE, WHOLE, (run.config.fingerprint(), generation), state)
+
+
+@dataclass(frozen=True)
+class _Start:
+    """Every page's record key; patched from the build before: every page's ref and every
+    listing still valid, and the pages whose listing is not (None: made from the records)."""
+
+    keys: dict[str, str]
+    refs: dict[str, Ref] | None
+    listings: dict[str, Listing]
+    invalid: set[str]
+
+
+def _patched(run: Run, held: SiteState, edited: set[str], checked: CheckRun) -> _Start:
+    """The keys, refs and valid listings of the build before, patched for the pages whose
+    file changed: their key, their ref (a page's title and type change only with its file)
+    and their listing, made again."""
+    settings, digests = run.config.fingerprint(), run.snapshot.digests()
+    keys = {**held.keys, **{p: INFO.key(digests[p], settings) for p in edited}}
+    refs = dict(held.refs)
+    for path in edited:
+        facts = checked.facts.get(path)
+        if facts is None:
+            refs.pop(path, None)
+        else:
+            refs[path] = run.reuse.made(REFS, path, (facts.title, facts.type), _ref)
+    return _Start(keys, refs, held.listings, set(edited))
 
 
 def _collect_all(wiki: Wiki, checked: CheckRun) -> dict[str, PageInfo]:

@@ -17,9 +17,11 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.stages.check
 from kbtool.config import load_config
 from kbtool.render.urls import GRAPH_DATA
 from kbtool.session import Session
+from kbtool.stages import check_start, siteinfo
 from kbtool.stages.site import build_site
 
 PYPROJECT = """[tool.kbtool]
@@ -210,9 +212,31 @@ def assert_same(incremental: Path, clean: dict[str, bytes], history: list[str]) 
     assert different == [], (different, history)
 
 
+@pytest.fixture
+def patched(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The stages that started from a session's build before, patched, once per build."""
+    taken: list[str] = []
+    real_check, real_site = check_start.start_from_held, siteinfo._patched
+
+    def check(*args):  # type: ignore[no-untyped-def]
+        start = real_check(*args)
+        taken.extend(["check"] if start is not None else [])
+        return start
+
+    def site(*args):  # type: ignore[no-untyped-def]
+        taken.append("site facts")
+        return real_site(*args)
+
+    monkeypatch.setattr(kbtool.stages.check, "start_from_held", check)
+    monkeypatch.setattr(siteinfo, "_patched", site)
+    return taken
+
+
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
-def test_incremental_builds_equal_clean_builds(tmp_path: Path, seed: int, serving: bool) -> None:
+def test_incremental_builds_equal_clean_builds(
+    tmp_path: Path, seed: int, serving: bool, patched: list[str]
+) -> None:
     # serving: the builds reuse their pages, site facts and published record between them,
     # in one session, as `kbtool serve` does
     wiki = RandomWiki(random.Random(seed))
@@ -230,6 +254,10 @@ def test_incremental_builds_equal_clean_builds(tmp_path: Path, seed: int, servin
         assert ok == clean_ok, history
         if ok:
             assert_same(live, clean, history)
+    # A session's check did start from the build before's (the site facts' too, in the
+    # seeds whose builds pass the gate with the same pages twice in a row).
+    assert ("check" in patched) == serving
+    assert serving or patched == []
 
 
 def _killed_build(root: Path, rng: random.Random) -> None:

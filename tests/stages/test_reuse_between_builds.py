@@ -10,11 +10,13 @@ import pytest
 
 import kbtool.stages.load
 from kbtool.config import load_config
-from kbtool.reuse.values import Reuse
+from kbtool.reuse.values import WHOLE, Reuse
+from kbtool.stages import siteinfo
 from kbtool.stages.check import check_wiki
-from kbtool.stages.reused import CHECK_KEYS, DIAGNOSTICS, INFO_KEYS, OUTPUTS, REFS
+from kbtool.stages.reused import CHECK_KEYS, DIAGNOSTICS, INFO_KEYS, OUTPUTS, REFS, SITE_STATE
 from kbtool.stages.run import new_run
 from kbtool.stages.site import build_site
+from kbtool.stages.siteinfo import site_infos
 from kbtool.store.db import open_store
 from kbtool.store.records import PAGE
 
@@ -150,3 +152,36 @@ def test_which_pages_are_stored_is_kept_while_the_store_is_the_sessions(
     (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Words again."))
     assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
     assert asked[-1] == ["wiki/a.md", "wiki/d.md", "wiki/e.md"]  # asked again
+
+
+def test_a_sessions_site_facts_are_patched_and_equal_those_made_from_the_records(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After an edit, a session's site facts start from the build before's, patched: the
+    listings are those a build from the records makes."""
+    taken: list[int] = []
+    real = siteinfo._patched
+
+    def counted(*args):  # type: ignore[no-untyped-def]
+        taken.append(1)
+        return real(*args)
+
+    monkeypatch.setattr(siteinfo, "_patched", counted)
+    _wiki(tmp_path)
+    for name in "defgh":  # an edit of one page in eight is patched
+        (tmp_path / "wiki" / f"{name}.md").write_text(_page(f"Page {name}", "See [[Page a]]."))
+    kept = Reuse()
+    edits = [("a", _page("Page a", "New words.")), ("c", _page("Retitled c", "See [[Page b]]."))]
+    assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    for name, text in edits:
+        (tmp_path / "wiki" / f"{name}.md").write_text(text)
+        assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
+    assert len(taken) == 2
+    config = load_config(tmp_path)
+    held = kept.get(SITE_STATE, WHOLE, (config.fingerprint(), kept.keys.forgotten))
+    with open_store(config.cache_path) as store:  # another process: from the records
+        run = new_run(config, store, jobs=1)
+        checked = check_wiki(run)
+        made = site_infos(run, checked.wiki, checked)
+    assert held is not None and held.listings == made.listings
+    assert held.listings["wiki/c.md"].card.ref.title == "Retitled c"
