@@ -82,7 +82,7 @@ def load_pages(
     # gone before their records are (the check's), so a page re-created is asked again.
     generation = run.generation() if run.use_store and only is None else None
     known_stored = (
-        run.reuse.got(STORED, ((f.path, (key_of(d), f.kind, search, generation)) for f, d in files))
+        run.reuse.got(STORED, ((f.path, (key_of(d, f.kind), search, generation)) for f, d in files))
         if generation is not None
         else {}
     )
@@ -113,7 +113,7 @@ def load_pages(
         if has_page and (not with_bodies or has_body and has_doc):
             stored[item.path] = (item.kind, digest)
             if generation is not None:
-                key = (key_of(digest), item.kind, search, generation)
+                key = (key_of(digest, item.kind), search, generation)
                 run.reuse.put(STORED, item.path, key, True)
         else:  # its bytes are read now (a file the scan trusted by its stat, from the disk)
             todo.append((item.path, run.snapshot.data(item.path), item.kind, digest))
@@ -148,15 +148,18 @@ def load_pages(
             run.store.put(BODY, body_rows)
             run.store.put(SEARCH, doc_rows)
             run.store.put(TERMS, term_rows)
-    if only is None:  # the pages that are gone
-        paths = {item.path for item, _ in files}
-        run.reuse.keep_only(PAGES, paths)
-        run.reuse.keep_only(STORED, paths)
+    if only is None:  # the pages that are gone, when some are (told in C: keys views)
+        paths = run.snapshot.digests().keys()
+        if not run.reuse.held(PAGES).keys() <= paths:
+            run.reuse.keep_only(PAGES, paths)
+        if not run.reuse.held(STORED).keys() <= paths:
+            run.reuse.keep_only(STORED, paths)
     for path, _, _, _ in todo:  # a body parsed now is decoded when rendered; the others held
-        run.reuse.put(PAGES, path, key_of(pages[path].digest), (pages[path], None))
+        page = pages[path]
+        run.reuse.put(PAGES, path, key_of(page.digest, page.kind), (page, None))
 
     def keep(page: Page) -> None:  # what a stage read is reused by the next build
-        run.reuse.put(PAGES, page.path, key_of(page.digest), (page, None))
+        run.reuse.put(PAGES, page.path, key_of(page.digest, page.kind), (page, None))
 
     return Loaded(
         stored_pages(pages, stored, run.store, run.snapshot, keep),
@@ -173,19 +176,19 @@ def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> di
     return run.store.keys_of(kind, names) if len(names) * 4 < files else run.store.keys(kind)
 
 
-def _keys(language: str | None) -> Callable[[str], str]:
-    """The key under which a page (and its body, for a build) is reused, by content digest."""
+def _keys(language: str | None) -> Callable[[str, str], str]:
+    """The key under which a page (and its body, for a build) is reused: its content digest
+    and its kind (which its folder gives)."""
     suffix = f"{PAGE.key('')}.{BODY.key('', language)}" if language else PAGE.key("")
-    return lambda digest: digest + suffix
+    by_kind = {kind: f"{suffix}/{kind}" for kind in ("wiki", "source")}
+    return lambda digest, kind: digest + by_kind[kind]
 
 
 def _still_valid(
-    reuse: Reuse, files: list[tuple[Found, str]], key_of: Callable[[str], str]
+    reuse: Reuse, files: list[tuple[Found, str]], key_of: Callable[[str, str], str]
 ) -> dict[str, tuple[Page, PageBody | None]]:
     """The pages (and bodies) reused that are still valid for ``files``."""
-    held = reuse.got(PAGES, ((item.path, key_of(digest)) for item, digest in files))
-    kinds = {item.path: item.kind for item, _ in files} if held else {}
-    return {path: value for path, value in held.items() if value[0].kind == kinds[path]}
+    return reuse.got(PAGES, ((item.path, key_of(digest, item.kind)) for item, digest in files))
 
 
 def _parse_all(

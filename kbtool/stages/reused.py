@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from kbtool.diagnostics import Diagnostic
-from kbtool.model import Page, PageKind
+from kbtool.model import Page
 from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
@@ -29,9 +29,12 @@ if TYPE_CHECKING:
     from kbtool.wiki import Wiki
 
 PAGES: Reusable[str, tuple[Page, PageBody | None]] = Reusable(
-    "pages", "the file's digest, the page's and body's record keys", "process and store", "page"
+    "pages",
+    "the file's digest, its kind, the page's and body's record keys",
+    "process and store",
+    "page",
 )
-STORED: Reusable[tuple[str, PageKind, bool, int], bool] = Reusable(
+STORED: Reusable[tuple[str, bool, int], bool] = Reusable(
     "stored",
     "the page's and body's record keys, its kind, whether search texts are asked for, the"
     " generation of the store's known keys",
