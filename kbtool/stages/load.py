@@ -81,11 +81,14 @@ def load_pages(
     # save was the stage's largest cost. Only a load of every page: it forgets the pages
     # gone before their records are (the check's), so a page re-created is asked again.
     generation = run.generation() if run.use_store and only is None else None
-    known_stored = (
-        run.reuse.got(STORED, ((f.path, (key_of(d, f.kind), search, generation)) for f, d in files))
-        if generation is not None
-        else {}
-    )
+    known_stored: dict[str, bool] = {}
+    if generation is not None:
+        asked = (
+            (f.path, (key_of(d, f.kind), search, generation))
+            for f, d in files
+            if f.path not in remembered
+        )
+        known_stored = run.reuse.got(STORED, asked)
     # Only whether a valid page (and body) is stored: a page is read when a stage asks for
     # it, a body when its page is rendered.
     unknown = [f.path for f, _ in files if f.path not in remembered and f.path not in known_stored]
