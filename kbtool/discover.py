@@ -125,6 +125,11 @@ def _walk(
         if exclude and skipped(rel, exclude):
             continue
         is_md = name.endswith(".md")
+        if not is_utf8(name):  # the store, the site and a terminal take UTF-8 names only
+            if is_md or _is_dir(entry):
+                message = "its name is not UTF-8: rename it (not read)"
+                unreadable.append(Unreadable(shown_name(rel), Problem("KB004", message)))
+            continue
         if entry.is_symlink():
             path = Path(entry.path)
             problem = _symlink_problem(root, path)
@@ -139,14 +144,34 @@ def _walk(
                 else:
                     linked.append((path, kind))
                 continue
-        try:
-            is_dir = entry.is_dir()
-        except OSError:
-            is_dir = False
-        if is_dir:
+        if _is_dir(entry):
             _walk(root, Path(entry.path), kind, exclude, found, unreadable, visited, linked)
         elif is_md:
             found.append(Found(rel, kind))
+
+
+def is_utf8(name: str) -> bool:
+    """Whether a file name read from the disk was valid UTF-8 (Python keeps the bytes of one
+    that is not as lone surrogates, which nothing that writes UTF-8 takes)."""
+    if name.isascii():  # most names, told without encoding them
+        return True
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def shown_name(path: str) -> str:
+    """``path`` with the bytes that are not UTF-8 shown as ``\\xff``: printable and storable."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def _is_dir(entry: os.DirEntry[str]) -> bool:
+    try:
+        return entry.is_dir()
+    except OSError:
+        return False
 
 
 def _points_to_dir(path: Path) -> bool:

@@ -103,7 +103,7 @@ def _entry_points(cache_dir: Path) -> list[EntryPoint]:
 
 
 def _looked_up(cache_dir: Path) -> list[EntryPoint]:
-    stamp = hashlib.blake2b(_path_stamp().encode(errors="surrogateescape")).hexdigest()
+    stamp = hashlib.blake2b(_path_stamp().encode(errors="surrogatepass")).hexdigest()
     remembered = cache_dir / _NONE_FOUND
     try:
         stamps = remembered.read_text(encoding="utf-8").split()

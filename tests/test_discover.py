@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -123,3 +124,21 @@ def test_a_wiki_folder_symlinked_inside_the_repository(make_wiki) -> None:
     root = make_wiki({"content/wiki/a.md": ""})
     (root / "wiki").symlink_to("content/wiki", target_is_directory=True)
     assert found(root) == [("wiki/a.md", "wiki")]
+
+
+def test_a_name_that_is_not_utf8_is_reported_not_read(make_wiki, page, run_kbtool) -> None:
+    """A file or folder whose name is not UTF-8 (which the store, the site and a terminal
+    cannot take) is one KB004 with the name shown printably; the other pages are checked."""
+    root = make_wiki({"wiki/a.md": page("# A\n")})
+    wiki = os.fsencode(root / "wiki")
+    with open(wiki + b"/b\xff.md", "wb") as f:
+        f.write(page("# B\n").encode())
+    os.mkdir(wiki + b"/folder\xfe")
+    with open(wiki + b"/folder\xfe/c.md", "wb") as f:
+        f.write(page("# C\n").encode())
+    assert found(root) == [("wiki/a.md", "wiki")]
+    assert unreadable(root) == [("wiki/b\\xff.md", "KB004"), ("wiki/folder\\xfe", "KB004")]
+    result = run_kbtool("-C", root, "check")
+    assert result.code == 1
+    assert "wiki/b\\xff.md:1:1: KB004 error its name is not UTF-8" in result.out
+    assert "1 page checked" in result.out

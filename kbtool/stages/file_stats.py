@@ -71,7 +71,7 @@ def load_file_stats(cache_dir: Path) -> FileStats:
         return NONE
     try:
         took = int(parts[-1])
-        fields = body.decode(errors="surrogateescape").split("\0")[
+        fields = body.decode(errors="surrogatepass").split("\0")[
             :-1
         ]  # path, stat, digest: each ends in NUL
         if len(fields) % 3:
@@ -86,7 +86,7 @@ def save_file_stats(cache_dir: Path, entries: dict[str, tuple[Stat, str]], took_
     """Record ``entries``; ``took_ns``: how long ago the first of them was read. A folder that
     cannot be written is left alone (the next scan hashes everything)."""
     rows = "".join(f"{path}\0{stat}\0{digest}\0" for path, (stat, digest) in entries.items())
-    data = b"%s %d\n%s" % (_MAGIC, took_ns, rows.encode(errors="surrogateescape"))
+    data = b"%s %d\n%s" % (_MAGIC, took_ns, rows.encode(errors="surrogatepass"))
     with contextlib.suppress(OSError):
         make_cache_dir(cache_dir)
         write_atomic(cache_dir / FILENAME, data)

@@ -14,7 +14,7 @@ import stat
 from collections.abc import Iterable
 
 from kbtool.config import Config
-from kbtool.discover import Found, folder_kind, page_kind
+from kbtool.discover import Found, folder_kind, is_utf8, page_kind
 from kbtool.parse.digest import content_digest
 from kbtool.stages.scan import Snapshot
 
@@ -58,7 +58,7 @@ def _update(
     files: dict[str, tuple[Found, str]],
     read: set[str],
 ) -> None:
-    if rel == "pyproject.toml":
+    if rel == "pyproject.toml" or not is_utf8(rel):  # a name not UTF-8: discovery says so
         raise _FullScan
     kind = folder_kind(config, rel)
     if kind is None:

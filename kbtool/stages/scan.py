@@ -71,7 +71,7 @@ class Snapshot:
         # NUL, and a content digest is hex of one length: the text is read only one way.
         rows = [f"{f.path}\0{f.kind}\0{digest}" for f, digest in self.files]
         text = "\n".join(rows) + repr([(u.path, u.problem) for u in self.unreadable])
-        return hashlib.blake2b(text.encode(errors="surrogateescape"), digest_size=16).hexdigest()
+        return hashlib.blake2b(text.encode(errors="surrogatepass"), digest_size=16).hexdigest()
 
     def digests(self) -> dict[str, str]:
         """path -> content digest of every file read: one dict per snapshot, which every

@@ -104,3 +104,14 @@ def test_what_only_a_full_scan_can_tell_asks_for_one(tmp_path: Path, edit: Edit)
     before = scan(config)
     changed = [str(tmp_path / path) for path in edit(tmp_path)]
     assert rescan(config, before, changed) is None
+
+
+def test_a_name_that_is_not_utf8_asks_for_a_full_scan(tmp_path: Path) -> None:
+    """The full scan reports it (KB004); the rescan never puts it among the pages."""
+    config = _wiki(tmp_path)
+    before = scan(config)
+    bad = os.fsencode(tmp_path / "wiki") + b"/d\xff.md"
+    with open(bad, "wb") as f:
+        f.write(b"# D\n")
+    assert rescan(config, before, [os.fsdecode(bad)]) is None
+    assert [u.problem.code for u in scan(config).unreadable] == ["KB004"]
