@@ -26,10 +26,11 @@ class _FullScan(Exception):
 def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapshot | None:
     """``previous`` updated for the absolute paths in ``changed`` (added, modified or
     deleted: the kind of change does not matter, the disk is looked at now)."""
-    files = {item.path: (item, digest) for item, digest in previous.files}
+    files = dict(previous.by_path())  # copied in C, not a pass over every page
     read: set[str] = set()
     unreadable = {u.path for u in previous.unreadable}
     root = os.path.abspath(config.root)
+    touched = []
     try:
         for path in sorted(set(changed)):
             rel = _relative(root, path)
@@ -38,10 +39,20 @@ def rescan(config: Config, previous: Snapshot, changed: Iterable[str]) -> Snapsh
             if rel in unreadable or any(u.startswith(rel + "/") for u in unreadable):
                 raise _FullScan
             _update(config, root, rel, files, read)
+            touched.append(rel)
     except _FullScan:
         return None
-    files_now = [files[path] for path in sorted(files)]
-    return Snapshot(files_now, previous.unreadable, previous.root, hashed=frozenset(read))
+    if files.keys() <= previous.by_path().keys():
+        digests = dict(previous.digests())
+        for rel in touched:
+            if rel in files:
+                digests[rel] = files[rel][1]
+            else:
+                digests.pop(rel, None)
+    else:  # a page added: in order again
+        files = dict(sorted(files.items()))
+        digests = {path: digest for path, (_, digest) in files.items()}
+    return Snapshot.known(files, digests, previous.unreadable, previous.root, frozenset(read))
 
 
 def _relative(root: str, path: str) -> str | None:

@@ -78,6 +78,23 @@ class Snapshot:
         stage asks for (not to be changed)."""
         return self._digests
 
+    @classmethod
+    def known(
+        cls,
+        by_path: dict[str, tuple[Found, str]],
+        digests: dict[str, str],
+        unreadable: list[Unreadable],
+        root: str,
+        hashed: frozenset[str],
+    ) -> Snapshot:
+        """The snapshot of ``by_path`` (path -> (file, digest), in the paths' order) with
+        its lookups given, the same paths in the same order (a rescan patches the last
+        snapshot's: a save makes no pass over every page here)."""
+        snapshot = cls(list(by_path.values()), unreadable, root, hashed=hashed)
+        snapshot.__dict__["_by_path"] = by_path  # where cached_property keeps them
+        snapshot.__dict__["_digests"] = digests
+        return snapshot
+
     def by_path(self) -> dict[str, tuple[Found, str]]:
         """path -> (file, content digest): one dict per snapshot (not to be changed)."""
         return self._by_path

@@ -28,6 +28,9 @@ def _same(a: Snapshot, b: Snapshot) -> None:
         (f.path, f.kind, d, b.data(f.path)) for f, d in b.files
     ]
     assert a.unreadable == b.unreadable
+    # The lookups a rescan patches from the last snapshot's: the same, in the same order.
+    assert list(a.digests().items()) == list(b.digests().items())
+    assert list(a.by_path().items()) == list(b.by_path().items())
 
 
 Edit = Callable[[Path], list[str]]
