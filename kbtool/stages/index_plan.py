@@ -94,8 +94,8 @@ def _made(site: SiteContext) -> list[IndexOutput | GraphOutput]:
 
 
 def _digest(site: SiteContext, listed: str) -> str:
-    """What every index and the graph depend on: the settings and every page's listing (its
-    PageInfo's digest covers the listing)."""
+    """What every index and the graph depend on: the settings and what every page's listing
+    shows."""
     digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
     digest.update(listed.encode())
     for change in site.changes:  # what's new shows the history too

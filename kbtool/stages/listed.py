@@ -1,7 +1,9 @@
-"""One digest of every page's path and listing (its PageInfo's digest covers the listing):
-what the indexes, the graph, the similar pages and what's new are made of. Made again only
-when a listing is another object than the build before's: a session's save lists a few pages
-again, and telling the others by identity is much cheaper than hashing every one."""
+"""One digest of every page's path and listing, of what a listing shows (its card, date and
+backlinks): what the indexes, the graph, the similar pages and what's new are made of. Not its
+PageInfo's digest, which the page's own key takes: a save that changes a page's own links but
+no backlink (a link to a missing page, say) makes none of them again. Made again only when a
+listing is another object than the build before's: a session's save lists a few pages again,
+and telling the others by identity is much cheaper than hashing every one."""
 
 from __future__ import annotations
 
@@ -22,5 +24,7 @@ def listings_digest(reuse: Reuse, listings: Mapping[str, Listing]) -> str:
 def _digest(listings: Mapping[str, Listing]) -> str:
     digest = hashlib.blake2b(digest_size=16)
     for path, item in listings.items():
-        digest.update(f"{path}\x00{item.info_digest}\x00".encode())
+        card = item.card
+        shown = (path, card.ref.parts(), card.summary, card.tags, item.updated, item.backlinks)
+        digest.update(repr(shown).encode())
     return digest.hexdigest()

@@ -96,3 +96,22 @@ def test_an_index_missing_from_the_site_is_made_again_with_its_data(
     report = build(repo)
     assert "types/entity.html" in report.rendered_outputs
     assert "Karpathy" in (repo / "site/types/entity.html").read_text()
+
+
+def test_a_second_link_to_a_linked_page_makes_no_index(repo: Path, indexes_made: list[int]) -> None:
+    """The page's own links changed, but no backlink, card or date any index shows."""
+    _append(
+        repo, "wiki/entities/karpathy.md", "\nAgain [注意力](../concepts/transformer.md#注意力).\n"
+    )
+    report = build(repo)
+    assert "page:wiki/entities/karpathy.md" in report.rendered_outputs
+    assert indexes_made == []
+
+
+def test_a_new_link_between_pages_makes_the_indexes_again(
+    repo: Path, indexes_made: list[int]
+) -> None:
+    """A backlink more: the graph and the pages listing backlinks show it."""
+    _append(repo, "wiki/entities/karpathy.md", "\nSee [Mamba](../concepts/mamba.md).\n")
+    assert build(repo).ok
+    assert indexes_made == [1]
