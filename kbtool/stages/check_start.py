@@ -17,6 +17,7 @@ from datetime import date
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.reuse.since import edited_since
 from kbtool.reuse.values import WHOLE
 from kbtool.stages.check_state import CheckState
 from kbtool.stages.facts import Facts, decode_facts
@@ -49,7 +50,7 @@ def start_from_held(run: Run, settings: str, generation: int | None) -> Start | 
         return None
     held = run.reuse.get(CHECK_STATE, WHOLE, (settings, generation))
     digests = run.snapshot.digests()
-    edited = held.edited(digests) if held is not None else None
+    edited = edited_since(held.digests, digests) if held is not None else None
     if held is None or edited is None:
         return None
     keys = {**held.keys, **{path: CHECK.key(settings, digests[path]) for path in edited}}

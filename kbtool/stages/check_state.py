@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
-from kbtool.reuse.since import edited_since
 from kbtool.stages.facts import Facts
 from kbtool.wiki import Basics
 
@@ -32,8 +30,3 @@ class CheckState:
     basics: dict[str, Basics]
     #: each page's own diagnostics, as stored
     own: dict[str, list[Diagnostic]]
-
-    def edited(self, digests: Mapping[str, str]) -> set[str] | None:
-        """The pages whose file differs now, if the same pages are there and not most of them
-        changed; else None (the check makes everything again)."""
-        return edited_since(self.digests, digests)

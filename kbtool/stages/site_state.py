@@ -4,12 +4,10 @@ a pass over every page's record key, ref and listing at every save."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kbtool.render.card import Ref
 from kbtool.render.site import Listing
-from kbtool.reuse.since import edited_since
 
 
 @dataclass(frozen=True)
@@ -22,8 +20,3 @@ class SiteState:
     keys: dict[str, str]
     refs: dict[str, Ref]
     listings: dict[str, Listing]
-
-    def edited(self, digests: Mapping[str, str]) -> set[str] | None:
-        """The pages whose file differs now, if the same pages are there and not most of them
-        changed; else None (every page's values are made again)."""
-        return edited_since(self.digests, digests)

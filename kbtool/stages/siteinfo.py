@@ -32,6 +32,7 @@ from kbtool.render.card import Ref
 from kbtool.render.site import Listing, PageInfo, collect, collect_pages
 from kbtool.report.graph import merged_edges
 from kbtool.reuse.lazy import Lazy
+from kbtool.reuse.since import edited_since
 from kbtool.reuse.values import WHOLE
 from kbtool.stages.check import CheckRun
 from kbtool.stages.facts import Facts
@@ -57,11 +58,11 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     held = None if generation is None else run.reuse.get(SITE_STATE, WHOLE, (settings, generation))
     run.reuse.drop(SITE_STATE, WHOLE)
     digests = run.snapshot.digests()
-    edited = held.edited(digests) if held is not None else None
+    edited = edited_since(held.digests, digests) if held is not None else None
     if held is not None and edited is not None:
-        start = _patched(run, held, edited, checked)
+        start = _patched(run, held, edited, checked, settings)
     else:
-        keys = _keys(run, wiki.pages)
+        keys = _keys(run, wiki.pages, settings)
         start = _Start(keys, None, {}, set())
     keys = start.keys
     marked, near, alone = run.store.pending()
@@ -73,7 +74,8 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
         listings = _save(run, fresh, keys, marked)
         if run.use_store and checked.links_stored:
             in_order = {path: listings[path] for path in wiki.pages}
-            _hold(run, SiteState(digests, keys, _refs(run, checked.facts), in_order), generation)
+            state = SiteState(digests, keys, _refs(run, checked.facts), in_order)
+            _hold(run, state, settings, generation)
         return SiteFacts(fresh, listings)
     refs = start.refs if start.refs is not None else _refs(run, checked.facts)
     if start.refs is not None:  # patched: every listing but the edited pages' is valid
@@ -90,7 +92,7 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
         listings = {**previous, **made}  # the same pages, in the same order
     else:
         listings = {path: made[path] if path in made else previous[path] for path in wiki.pages}
-    _hold(run, SiteState(digests, keys, refs, listings), generation)
+    _hold(run, SiteState(digests, keys, refs, listings), settings, generation)
 
     def make(path: str) -> PageInfo:  # a record that cannot be read: made again
         return _collect(run, wiki, checked, [path], refs)[path]
@@ -99,11 +101,11 @@ def site_infos(run: Run, wiki: Wiki, checked: CheckRun) -> SiteFacts:
     return SiteFacts(infos, listings)
 
 
-def _hold(run: Run, state: SiteState, generation: int | None) -> None:
+def _hold(run: Run, state: SiteState, settings: str, generation: int | None) -> None:
     """Hold ``state`` for the next build while the store is as this one leaves it (not when
     another process wrote during this one)."""
     if generation is not None and run.generation() == generation:
-        run.reuse.put(SITE_STATE, WHOLE, (run.config.fingerprint(), generation), state)
+        run.reuse.put(SITE_STATE, WHOLE, (settings, generation), state)
 
 
 @dataclass(frozen=True)
@@ -117,11 +119,13 @@ class _Start:
     invalid: set[str]
 
 
-def _patched(run: Run, held: SiteState, edited: set[str], checked: CheckRun) -> _Start:
+def _patched(
+    run: Run, held: SiteState, edited: set[str], checked: CheckRun, settings: str
+) -> _Start:
     """The keys, refs and valid listings of the build before, patched for the pages whose
     file changed: their key, their ref (a page's title and type change only with its file)
     and their listing, made again."""
-    settings, digests = run.config.fingerprint(), run.snapshot.digests()
+    digests = run.snapshot.digests()
     keys = {**held.keys, **{p: INFO.key(digests[p], settings) for p in edited}}
     refs = dict(held.refs)
     for path in edited:
@@ -201,10 +205,9 @@ def _decoded(
     return found
 
 
-def _keys(run: Run, paths: Iterable[str]) -> dict[str, str]:
+def _keys(run: Run, paths: Iterable[str], settings: str) -> dict[str, str]:
     """Each page's site-facts record key: its file's digest and the settings (reused while
     the digest and settings it was made of are the same)."""
-    settings = run.config.fingerprint()
     digests = run.snapshot.digests()
     made_of = ((path, (digests[path], settings)) for path in paths)
     return run.reuse.made_all(INFO_KEYS, made_of, lambda _, made: INFO.key(*made))
