@@ -1,4 +1,5 @@
-"""``[tool.kbtool]`` in ``pyproject.toml`` -> a frozen :class:`Config`, every key defaulted.
+"""``kbtool.toml`` (top-level keys) or ``[tool.kbtool]`` in ``pyproject.toml`` -> a frozen
+:class:`Config`, every key defaulted.
 
 The schema below is also the documentation: each option has a TOML name, a type check, a
 default that fits the ``wiki/`` + ``sources/`` layout, and one line of help. Unknown keys and
@@ -20,6 +21,11 @@ from typing import Any
 from kbtool.codes import RULES, rule_of
 from kbtool.errors import ConfigError
 
+#: The ``wiki`` folder that is the whole repository: every folder but the sources, the site's
+#: and the cache's (see :func:`kbtool.discover.left_out`).
+WHOLE = "."
+#: The configuration file of a repository that is not a Python project (a vault).
+KBTOOL_TOML = "kbtool.toml"
 DEFAULT_TYPES = ("concept", "method", "entity", "overview", "query", "task", "comparison")
 LEVELS = ("error", "warning", "off")
 
@@ -50,6 +56,8 @@ class Config:
     site_dir: str = "site"
     site_title: str = "Wiki"
     language: str = "zh"
+    #: The Markdown syntax read: GitHub's ("gfm"), or Obsidian's beyond it ("obsidian").
+    flavor: str = "gfm"
     base_url: str = ""
     search: bool = True
     #: Where a source page says when it was ingested: ("key", name) or ("label", name).
@@ -107,10 +115,13 @@ def _folder(value: Any) -> str | None:
 
 
 def _folders(value: Any) -> tuple[str, ...] | None:
-    """One folder, or a non-empty list of distinct folders."""
+    """One folder, or a non-empty list of distinct folders; ``"."`` alone is the whole
+    repository (an Obsidian vault, a folder of notes)."""
     items = [value] if isinstance(value, str) else value
     if not isinstance(items, list) or not items:
         return None
+    if items == ["."] or (isinstance(value, str) and value.strip() in (".", "./")):
+        return (WHOLE,)
     folders = tuple(_folder(item) for item in items)
     if any(f is None for f in folders) or len(set(folders)) != len(folders):
         return None
@@ -192,7 +203,7 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "wiki": (
         "wiki",
         _folders,
-        "a folder in the repository, or a list of them",
+        'a folder in the repository, a list of them, or "." (all of it)',
         "folder (or folders) of wiki pages",
     ),
     "sources": ("sources", _folder, "a folder in the repository", "folder of source-archive pages"),
@@ -230,6 +241,12 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
     "site-dir": ("site_dir", _str, "a folder path", "where `kbtool build` writes"),
     "site-title": ("site_title", _str, "a string", "the site's name"),
     "language": ("language", _choice("zh", "en"), '"zh" or "en"', "language of UI strings"),
+    "flavor": (
+        "flavor",
+        _choice("gfm", "obsidian"),
+        '"gfm" or "obsidian"',
+        "Markdown syntax: GitHub's, or Obsidian's too (callouts, highlights, comments, block ids)",
+    ),
     "base-url": ("base_url", lambda v: v if isinstance(v, str) else None, "a URL", "for sitemap"),
     "search": ("search", _bool, "true or false", "build the site's search index"),
     "source-date": (
@@ -271,28 +288,55 @@ def _may_be_a_project_code(code: str, values: dict[str, Any]) -> bool:
 
 
 def find_root(start: Path) -> Path:
-    """The nearest folder at or above ``start`` with a ``pyproject.toml``; else ``start``."""
+    """The nearest folder at or above ``start`` with a ``kbtool.toml`` or a
+    ``pyproject.toml``; else ``start``."""
     start = start.resolve()
     for folder in (start, *start.parents):
-        if (folder / "pyproject.toml").is_file():
+        if (folder / KBTOOL_TOML).is_file() or (folder / "pyproject.toml").is_file():
             return folder
     return start
 
 
+def _pyproject_table(pyproject: Path) -> Any:
+    """``[tool.kbtool]`` of ``pyproject`` (None: the file or the table is absent)."""
+    if not pyproject.is_file():
+        return None
+    try:
+        with pyproject.open("rb") as f:
+            tool = tomllib.load(f).get("tool", {})
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
+        raise ConfigError([f"{pyproject.name}: cannot read: {error}"]) from None
+    return tool.get("kbtool") if isinstance(tool, dict) else None
+
+
+def _kbtool_toml_table(path: Path) -> dict[str, Any]:
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
+        raise ConfigError([f"{path.name}: cannot read: {error}"]) from None
+
+
 def load_config(root: Path) -> Config:
-    """Read ``[tool.kbtool]`` from ``root/pyproject.toml`` (absent file or table: defaults)."""
+    """Read ``root/kbtool.toml`` (its top-level keys), else ``[tool.kbtool]`` of
+    ``root/pyproject.toml`` (neither: defaults). Both at once is refused: which one wins
+    would be a guess."""
     root = root.resolve()
     if not root.is_dir():
         raise ConfigError([f"{root}: no such folder"])
     pyproject = root / "pyproject.toml"
-    table: Any = {}
-    if pyproject.is_file():
-        try:
-            with pyproject.open("rb") as f:
-                tool = tomllib.load(f).get("tool", {})
-            table = tool.get("kbtool", {}) if isinstance(tool, dict) else {}
-        except (tomllib.TOMLDecodeError, OSError, UnicodeDecodeError) as error:
-            raise ConfigError([f"{pyproject.name}: cannot read: {error}"]) from None
+    table = _pyproject_table(pyproject)
+    if (root / KBTOOL_TOML).is_file():
+        if table is not None:
+            raise ConfigError(
+                [
+                    f"both {KBTOOL_TOML} and {pyproject.name} [tool.kbtool] configure kbtool: "
+                    "keep one of them"
+                ]
+            )
+        return config_from_table(root, _kbtool_toml_table(root / KBTOOL_TOML), where=KBTOOL_TOML)
+    if table is None:
+        table = {}
     if not isinstance(table, dict):
         raise ConfigError([f"{pyproject.name}: [tool.kbtool] must be a table"])
     return config_from_table(root, table, where=f"{pyproject.name} [tool.kbtool]")
@@ -325,7 +369,9 @@ def config_from_table(root: Path, table: dict[str, Any], where: str = "[tool.kbt
     values["wiki"], values["wiki_more"] = folders[0], folders[1:]
     sources = values.get("sources", Config.sources)
     for i, wiki in enumerate(folders):
-        for other, name in [(sources, "sources"), *((f, "wiki") for f in folders[i + 1 :])]:
+        # The whole repository holds the sources folder: its pages are sources all the same.
+        others = [] if wiki == WHOLE else [(sources, "sources")]
+        for other, name in [*others, *((f, "wiki") for f in folders[i + 1 :])]:
             if wiki == other or wiki.startswith(other + "/") or other.startswith(wiki + "/"):
                 problems.append(f"{where}: 'wiki' ({wiki}) and '{name}' ({other}) must not overlap")
     if problems:

@@ -34,6 +34,7 @@ VALID: dict[str, Any] = {
     "site-dir": "public",
     "site-title": "我的 Wiki",
     "language": "en",
+    "flavor": "obsidian",
     "base-url": "https://example.com/wiki/",
     "search": False,
     "source-date": {"label": "入库日期"},
@@ -65,6 +66,7 @@ WRONG: dict[str, Any] = {
     "site-dir": 1,
     "site-title": "  ",
     "language": "fr",
+    "flavor": "commonmark",
     "base-url": 5,
     "search": "no",
     "source-date": {"column": "ingested"},
@@ -166,11 +168,45 @@ def test_folders_are_normalised(tmp_path: Path, value: str, normalised: str) -> 
 
 
 @pytest.mark.parametrize(
-    "value", ["/srv/wiki", "../wiki", "a/../../wiki", ".", "C:/wiki", "C:wiki"]
+    "value", ["/srv/wiki", "../wiki", "a/../../wiki", "C:/wiki", "C:wiki", ["a", "."]]
 )
 def test_folders_must_stay_inside_the_repository(tmp_path: Path, value: str) -> None:
     with pytest.raises(ConfigError, match="'wiki' must be a folder in the repository"):
         config_from_table(tmp_path, {"wiki": value})
+
+
+@pytest.mark.parametrize("value", [".", "./", ["."]])
+def test_the_wiki_may_be_the_whole_repository(tmp_path: Path, value: str) -> None:
+    config = config_from_table(tmp_path, {"wiki": value, "sources": "sources"})
+    assert config.wiki_folders == (".",)
+
+
+def test_the_sources_may_not_be_the_whole_repository(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="'sources' must be a folder in the repository"):
+        config_from_table(tmp_path, {"sources": "."})
+
+
+def test_kbtool_toml_holds_top_level_keys(tmp_path: Path) -> None:
+    (tmp_path / "kbtool.toml").write_text(
+        'wiki = "."\nlanguage = "en"\n[severity]\nKB209 = "warning"\n', encoding="utf-8"
+    )
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n', encoding="utf-8")
+    config = load_config(tmp_path)
+    assert (config.wiki, config.language, config.level("KB209")) == (".", "en", "warning")
+    assert find_root(tmp_path / "deeper") == tmp_path
+
+
+def test_kbtool_toml_names_itself_in_its_problems(tmp_path: Path) -> None:
+    (tmp_path / "kbtool.toml").write_text("wikis = 'x'\n", encoding="utf-8")
+    with pytest.raises(ConfigError, match="kbtool.toml: unknown key 'wikis'"):
+        load_config(tmp_path)
+
+
+def test_kbtool_toml_beside_a_kbtool_table_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "kbtool.toml").write_text('wiki = "."\n', encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.kbtool]\nwiki = "w"\n', encoding="utf-8")
+    with pytest.raises(ConfigError, match="keep one of them"):
+        load_config(tmp_path)
 
 
 @pytest.mark.parametrize(
