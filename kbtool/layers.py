@@ -54,8 +54,8 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ),
     (
         "reuse",
-        "every value reused between stages, builds or keystrokes, held by name and key",
-        ("kbtool.reuse",),
+        "the engine (queries and their recorded reads) and the values reused by name and key",
+        ("kbtool.engine", "kbtool.reuse"),
     ),
     ("store", "the one SQLite store and the registry of record kinds", ("kbtool.store",)),
     ("model", "the page model: Page, Link, Heading, Cell, Span", ("kbtool.model",)),

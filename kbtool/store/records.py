@@ -207,6 +207,14 @@ DUPLICATES = RecordKind(
     "kbtool.stages.upkeep",
     per_page=False,
 )
+TRACES = RecordKind(
+    "traces",
+    "the query's code (holds each value's trace: its key, digest and reads; a stored query's"
+    " value too)",
+    RAW,
+    "kbtool.engine.persist",
+    per_page=False,
+)
 
 KINDS: tuple[RecordKind, ...] = (
     PAGE,
@@ -231,5 +239,6 @@ KINDS: tuple[RecordKind, ...] = (
     MENTIONS,
     SKETCH,
     DUPLICATES,
+    TRACES,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)

@@ -1,0 +1,205 @@
+"""The engine: every derived value is a query's, valid while everything it read is unchanged.
+
+To answer ``get(query, key)`` the engine takes the value it holds if its trace still
+verifies, else computes it, recording each read (an input's digest, another query's digest)
+as the function runs. A trace verifies when every read gives the digest it gave then; a read
+of another query is verified first, recursively. When a value computed again has the digest
+it had, everything that read it stays valid (early cutoff): an edit to a page's body leaves
+its title's digest as it was, so nothing that reads titles is made again.
+
+A **revision** counts the changes to inputs: a value verified in the current revision is
+not verified again, so a whole-wiki query read by every page is walked once per revision.
+Traces and stored values come from, and go to, the store (``engine/persist.py``): a value
+held in memory is taken first, then one the store kept, then the value is made.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar, cast
+
+from kbtool.engine.declare import Input, Query
+
+V = TypeVar("V")
+
+#: an input or query, and a key
+Id = tuple[str, str]
+#: the digest of an input not set (a page gone)
+ABSENT = "\x00absent"
+_UNSET: Any = object()
+
+
+class Cycle(Exception):
+    """A query read itself, directly or through others: the ids on the loop, in order."""
+
+    def __init__(self, ids: list[Id]) -> None:
+        super().__init__(" -> ".join(f"{name}({key})" for name, key in ids))
+        self.ids = ids
+
+
+class Trace:
+    """One value of a query with its trace: its digest, and each read with the digest it
+    gave. ``encoded``: the value as the store kept it, decoded when first asked for."""
+
+    __slots__ = ("value", "encoded", "digest", "reads", "verified")
+
+    def __init__(
+        self, value: Any, encoded: Any, digest: str, reads: tuple[tuple[Id, str], ...], at: int
+    ) -> None:
+        self.value = value
+        self.encoded = encoded
+        self.digest = digest
+        self.reads = reads
+        self.verified = at
+
+
+class Recorder:
+    """The :class:`~kbtool.engine.declare.Reads` a query's function is given: each read
+    recorded in its trace."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self.log: list[tuple[Id, str]] = []
+
+    def input(self, input: Input[V], key: str) -> V | None:
+        """The input's value for ``key``, or None where it is not set."""
+        digest, value = self._engine.input_entry(input, key)
+        self.log.append(((input.name, key), digest))
+        return cast("V | None", value)
+
+    def get(self, query: Query[V], key: str) -> V:
+        """Another query's value for ``key``."""
+        value, digest = self._engine.read(query, key)
+        self.log.append(((query.name, key), digest))
+        return value
+
+
+class Engine:
+    """The inputs set, and the values of queries with their traces, held for a run or, by a
+    session, for its life."""
+
+    def __init__(self) -> None:
+        self.revision = 1
+        #: id -> (digest, value, what loads the value when first read, or None)
+        self._inputs: dict[Id, tuple[str, Any, Callable[[], Any] | None]] = {}
+        self.traces: dict[str, dict[str, Trace]] = {}
+        self.queries: dict[str, Query[Any]] = {}
+        self._active: list[Id] = []
+        #: the queries whose traces changed since they were last written to the store
+        self.dirty: set[str] = set()
+        #: how many values each query computed (rather than verified), for the tests and
+        #: ``--timings``
+        self.made: Counter[str] = Counter()
+
+    # -- inputs ----------------------------------------------------------------------------
+    def set(self, input: Input[V], key: str, value: V, digest: str) -> None:
+        """Set an input; a new digest starts a new revision."""
+        self._set((input.name, key), digest, value, None)
+
+    def set_lazy(self, input: Input[V], key: str, digest: str, load: Callable[[], V]) -> None:
+        """Set an input whose value ``load()`` gives when a query first reads it (a file's
+        text: most are never read, as the values that read them still verify)."""
+        self._set((input.name, key), digest, _UNSET, load)
+
+    def _set(self, id: Id, digest: str, value: Any, load: Callable[[], Any] | None) -> None:
+        held = self._inputs.get(id)
+        if held is None or held[0] != digest:
+            self.revision += 1
+            self._inputs[id] = (digest, value, load)
+
+    def unset(self, input: Input[Any], keys: Iterable[str]) -> None:
+        """Take the input away for ``keys`` (pages gone): reads of it give ``ABSENT``."""
+        for key in keys:
+            if self._inputs.pop((input.name, key), None) is not None:
+                self.revision += 1
+
+    def input_entry(self, input: Input[Any], key: str) -> tuple[str, Any]:
+        """The input's digest and value for ``key`` (``ABSENT``, None where not set)."""
+        id = (input.name, key)
+        held = self._inputs.get(id)
+        if held is None:
+            return ABSENT, None
+        digest, value, load = held
+        if value is _UNSET and load is not None:
+            value = load()
+            self._inputs[id] = (digest, value, None)
+        return digest, value
+
+    # -- queries ---------------------------------------------------------------------------
+    def get(self, query: Query[V], key: str) -> V:
+        """The query's value for ``key``: held and verified, or made now."""
+        return self.read(query, key)[0]
+
+    def read(self, query: Query[V], key: str) -> tuple[V, str]:
+        """The query's value for ``key`` and its digest."""
+        trace = self.fresh(query, key)
+        if trace.value is _UNSET:
+            trace = self._held_or_made(query, key, trace)
+        return cast("V", trace.value), trace.digest
+
+    def know(self, query: Query[Any]) -> None:
+        """Declare ``query`` to the engine (so that a trace read from the store that names
+        it can be verified)."""
+        self.queries.setdefault(query.name, query)
+
+    def fresh(self, query: Query[Any], key: str) -> Trace:
+        """The query's trace for ``key``, verified in this revision (its value perhaps not
+        held: a trace from the store)."""
+        self.know(query)
+        trace = self.traces.get(query.name, {}).get(key)
+        if trace is not None:
+            if trace.verified == self.revision:
+                return trace
+            if self._reads_hold(trace):
+                trace.verified = self.revision
+                return trace
+        return self._make(query, key, trace)
+
+    def _held_or_made(self, query: Query[Any], key: str, trace: Trace) -> Trace:
+        """A verified trace with its value: decoded from the store's, or made again."""
+        if trace.encoded is not None and query.stored is not None:
+            try:
+                trace.value = query.stored.decode(trace.encoded)
+                trace.encoded = None
+                return trace
+            except (TypeError, ValueError, KeyError):  # damaged or foreign: made again
+                self.dirty.add(query.name)
+        return self._make(query, key, trace)
+
+    def _reads_hold(self, trace: Trace) -> bool:
+        return all(self._digest(id) == digest for id, digest in trace.reads)
+
+    def _digest(self, id: Id) -> str:
+        held = self._inputs.get(id)
+        if held is not None:
+            return held[0]
+        query = self.queries.get(id[0])
+        return ABSENT if query is None else self.fresh(query, id[1]).digest
+
+    def _make(self, query: Query[V], key: str, old: Trace | None) -> Trace:
+        id = (query.name, key)
+        if id in self._active:
+            raise Cycle([*self._active[self._active.index(id) :], id])
+        self._active.append(id)
+        reads = Recorder(self)
+        try:
+            value = query.compute(reads, key)
+        finally:
+            self._active.pop()
+        trace = Trace(value, None, query.digest(value), tuple(reads.log), self.revision)
+        self.traces.setdefault(query.name, {})[key] = trace
+        self.made[query.name] += 1
+        if old is None or old.digest != trace.digest or old.reads != trace.reads:
+            self.dirty.add(query.name)
+        return trace
+
+    def retain(self, query: Query[Any], keys: Iterable[str]) -> None:
+        """Forget the query's values for keys not among ``keys`` (pages gone)."""
+        held = self.traces.get(query.name, {})
+        keep = set(keys)
+        gone = [key for key in held if key not in keep]
+        for key in gone:
+            del held[key]
+        if gone:
+            self.dirty.add(query.name)

@@ -1,0 +1,96 @@
+"""A one-shot command is a session started from the store: the traces one process leaves,
+the next verifies, making only what an edit touched."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
+from kbtool.engine.persist import load, save
+from kbtool.store.db import open_store
+from kbtool.store.records import TRACES
+
+TEXT: Input[str] = Input("text")
+PAGES: Input[tuple[str, ...]] = Input("pages")
+
+
+def _words(reads: Reads, path: str) -> list[str]:
+    return (reads.input(TEXT, path) or "").split()
+
+
+WORDS = Query("words", _words, Stored(list, list))
+COUNT = Query(
+    "count",
+    lambda reads, _: sum(len(reads.get(WORDS, p)) for p in reads.input(PAGES, WHOLE) or ()),
+    Stored(int, int),
+)
+QUERIES = (WORDS, COUNT)
+
+
+def _engine(texts: dict[str, str]) -> Engine:
+    engine = Engine()
+    engine.set(PAGES, WHOLE, tuple(texts), "|".join(texts))
+    for path, text in texts.items():
+        engine.set_lazy(TEXT, path, text, lambda text=text: text)
+    return engine
+
+
+def _process(tmp_path: Path, texts: dict[str, str]) -> Engine:
+    """One process: load the traces, answer, save."""
+    engine = _engine(texts)
+    with open_store(tmp_path / ".kbtool") as store:
+        load(engine, store, QUERIES)
+        assert engine.get(COUNT, WHOLE) == sum(len(t.split()) for t in texts.values())
+        for path in texts:
+            assert engine.get(WORDS, path) == texts[path].split()
+        save(engine, store)
+    return engine
+
+
+def test_a_second_process_makes_nothing(tmp_path: Path) -> None:
+    texts = {"a": "one two", "b": "three"}
+    assert _process(tmp_path, texts).made == {"words": 2, "count": 1}
+    assert _process(tmp_path, texts).made == {}
+
+
+def test_a_second_process_makes_what_the_edit_touched(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two", "b": "three"})
+    assert _process(tmp_path, {"a": "one two", "b": "three four"}).made == {"words": 1, "count": 1}
+
+
+def test_an_edit_that_keeps_a_value_cuts_off(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two", "b": "three"})
+    again = _process(tmp_path, {"a": "one  two", "b": "three"})  # the same words
+    assert again.made == {"words": 1}
+
+
+def test_a_damaged_record_is_made_again(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two"})
+    with open_store(tmp_path / ".kbtool") as store:
+        key = next(iter(store.keys_of(TRACES, ["words"]).values()))
+        with store.transaction():
+            store.put(TRACES, [("words", key, b"[[1, 2")])
+    assert _process(tmp_path, {"a": "one two"}).made == {"words": 1}
+
+
+def test_a_damaged_value_is_made_again(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two"})
+    with open_store(tmp_path / ".kbtool") as store:
+        key = next(iter(store.keys_of(TRACES, ["words"]).values()))
+        with store.transaction():
+            store.put(TRACES, [("words", key, b'[["a", "x", ["text", "a", "one two"], 7]]')])
+    engine = _process(tmp_path, {"a": "one two"})
+    assert engine.made["words"] == 1
+
+
+def test_a_value_not_stored_is_made_again_when_asked_for(tmp_path: Path) -> None:
+    """Only its trace is kept: it verifies from the store, and its value is made when a
+    process asks for it."""
+    length = Query("length", lambda reads, key: len(reads.get(WORDS, key)))
+    for made in ({"words": 1, "length": 1}, {"length": 1}):
+        engine = _engine({"a": "one two"})
+        with open_store(tmp_path / ".kbtool") as store:
+            load(engine, store, (WORDS, length))
+            assert engine.get(length, "a") == 2
+            save(engine, store)
+        assert engine.made == made
