@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from kbtool.adopt import cells, dates, folders, rules
-from kbtool.config import Config
+from kbtool.adopt import cells, dates, folders, language, rules
+from kbtool.config import WHOLE, Config
 from kbtool.progress import StepProgress
 from kbtool.stages.load import load_wiki
 from kbtool.stages.scan import Snapshot, scan
@@ -82,7 +82,7 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         return proposal
     snapshot = scan(config, trust=False)  # every byte held: read once, for the analysis
     wiki = _load(config, snapshot, jobs)
-    more, why = folders.more_wiki_folders(wiki)
+    more, why = folders.more_wiki_folders(wiki) if wiki_folder != WHOLE else ([], [])
     proposal.reasons += why
     if more:
         config = replace(config, wiki_more=tuple(more))
@@ -100,6 +100,11 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
     proposal.set("sources", sources_folder)
     _propose_types(proposal, wiki)
     _propose_required(proposal, wiki, base.required, share)
+    found_language = language.propose_language(wiki, snapshot)
+    if found_language is not None and found_language[0] != base.language:
+        proposal.set("language", found_language[0], reason=found_language[1])
+    elif found_language is not None:
+        proposal.reasons.append(found_language[1] + " (as it is)")
     decision = cells.execute_decision(wiki)
     if decision is not None:
         proposal.set("execute", decision.value, decision.comment, decision.reason)
@@ -138,7 +143,36 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
             proposal.severity[code] = level
             proposal.severity_comments[code] = comment
         proposal.reasons.append(reason)
+    if wiki_folder == WHOLE:
+        _propose_for_notes(proposal, wiki)
     return proposal
+
+
+#: The codes of a link to a note that does not exist: in a vault, a note not created yet.
+NOT_CREATED_YET = ("KB207", "KB209")
+
+
+def _propose_for_notes(proposal: Proposal, wiki: Wiki) -> None:
+    """Obsidian shows a link to a missing note as one to a note "not created yet", and makes
+    the note when it is clicked: in a vault such a link is a warning, not an error. And a
+    note needs no frontmatter."""
+    bare = sum(1 for page in wiki.wiki_pages if page.frontmatter is None)
+    if bare and not proposal.values.get("required", True):
+        proposal.severity["KB101"] = "off"
+        proposal.severity_comments["KB101"] = f"{bare} notes without frontmatter, as Obsidian's"
+        proposal.reasons.append(
+            f'KB101 = "off" (page without frontmatter): {bare} of {len(wiki.wiki_pages)} notes '
+            "have none, and no key is required"
+        )
+    for code in NOT_CREATED_YET:
+        if proposal.severity.get(code) == "off":
+            continue
+        proposal.severity[code] = "warning"
+        proposal.severity_comments[code] = "a note not created yet, as Obsidian shows it"
+    proposal.reasons.append(
+        "severity: KB207, KB209 (links to notes that do not exist) are warnings: in Obsidian "
+        "they are notes not created yet"
+    )
 
 
 def _load(config: Config, snapshot: Snapshot, jobs: int | None) -> Wiki:
@@ -158,6 +192,8 @@ def _as_source_date(value: Any) -> tuple[str, str] | None:
 
 def _propose_types(proposal: Proposal, wiki: Wiki) -> None:
     counts, typos = folders.page_types(wiki)
+    if not counts and wiki.wiki_pages:
+        proposal.set("types", [], reason="types: no page has a `type`; none offered")
     if not counts:
         return
     names = list(counts)
@@ -176,7 +212,7 @@ def _propose_types(proposal: Proposal, wiki: Wiki) -> None:
 def _propose_required(
     proposal: Proposal, wiki: Wiki, required_now: tuple[str, ...], share: float
 ) -> None:
-    pages = [p for p in wiki.wiki_pages if p.frontmatter is not None]
+    pages = wiki.wiki_pages  # a note without frontmatter has none of the keys
     if not pages:
         return
     required = list(required_now)

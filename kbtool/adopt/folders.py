@@ -7,7 +7,7 @@ import os
 from collections import Counter
 from pathlib import Path
 
-from kbtool.config import Config
+from kbtool.config import WHOLE, Config
 from kbtool.wiki import Status, Wiki
 
 #: Folders that never hold the wiki.
@@ -15,31 +15,55 @@ _SKIP = {"node_modules", "site", "build", "dist", "venv", "__pycache__", "tests"
 
 
 def main_folders(root: Path, base: Config) -> tuple[str, str, list[str]]:
-    """(wiki folder, sources folder, reasons). ``wiki/`` and ``sources/`` when they exist."""
+    """(wiki folder, sources folder, reasons). An Obsidian vault (a ``.obsidian/`` folder) is
+    a wiki as a whole; else ``wiki/`` and ``sources/`` when they exist; else the folder that
+    holds most of the notes, or the whole folder when no one folder does."""
+    if (root / ".obsidian").is_dir():
+        return WHOLE, "sources", ['wiki = ".": an Obsidian vault (.obsidian/): all its notes']
     reasons = []
     wiki = "wiki" if (root / "wiki").is_dir() else _folder_of_pages(root, base)
     if wiki is None:
         wiki = "wiki"
+    elif wiki == WHOLE:
+        reasons.append('wiki = ".": a folder of notes, no one folder holds most of them')
     elif wiki != "wiki":
         reasons.append(f'wiki = "{wiki}": the folder with the most pages with frontmatter')
     return wiki, "sources", reasons
 
 
 def _folder_of_pages(root: Path, base: Config) -> str | None:
-    """The top-level folder holding the most Markdown files that start with frontmatter."""
+    """The top-level folder holding the most Markdown files that start with frontmatter, if
+    it holds most of the Markdown files; the whole folder (``"."``) when there are notes but
+    no such folder; None when there are none."""
     counts: Counter[str] = Counter()
+    notes = 0
     try:
-        tops = sorted(e.name for e in os.scandir(root) if e.is_dir(follow_symlinks=False))
+        entries = sorted(os.scandir(root), key=lambda e: e.name)
     except OSError:
         return None
+    notes += sum(1 for e in entries if e.name.endswith(".md") and e.is_file() and _a_note(e.name))
+    tops = [e.name for e in entries if e.is_dir(follow_symlinks=False)]
     for top in tops:
         if top.startswith(".") or top in _SKIP or top in (base.cache_dir, "sources"):
             continue
         for folder, _, names in os.walk(root / top):
             for name in names:
-                if name.endswith(".md") and _starts_with_frontmatter(Path(folder) / name):
+                if not name.endswith(".md"):
+                    continue
+                notes += 1
+                if _starts_with_frontmatter(Path(folder) / name):
                     counts[top] += 1
-    return counts.most_common(1)[0][0] if counts else None
+    if not counts:
+        return WHOLE if notes else None
+    top, most = counts.most_common(1)[0]
+    return top if most * 2 > notes else WHOLE
+
+
+def _a_note(name: str) -> bool:
+    """Whether a Markdown file at the root is a note rather than the repository's own
+    documents (a README or a changelog sits beside any wiki)."""
+    stem = name.removesuffix(".md").upper()
+    return stem not in {"README", "CHANGELOG", "CONTRIBUTING", "LICENSE", "CODE_OF_CONDUCT"}
 
 
 def _starts_with_frontmatter(path: Path) -> bool:

@@ -1,4 +1,5 @@
-"""Write a :class:`~kbtool.adopt.Proposal` into ``pyproject.toml``, changing nothing else.
+"""Write a :class:`~kbtool.adopt.Proposal` into ``pyproject.toml`` (or ``kbtool.toml``, whose
+keys are top-level), changing nothing else.
 
 The file is edited as text through tomlkit, which keeps every byte it is not asked to
 change: other tables, comments, blank lines and key order come back as they were. Keys of
@@ -20,7 +21,7 @@ from kbtool.adopt import Proposal
 from kbtool.errors import UsageError
 
 #: The order keys are written in.
-ORDER = ("wiki", "sources", "types", "required", "execute", "source-date")
+ORDER = ("wiki", "sources", "types", "required", "execute", "source-date", "language")
 
 
 class PyprojectError(UsageError):
@@ -60,9 +61,10 @@ def _line(key: str, value: Any, comment: str) -> str:
     return f"{key} = {_toml(value)}" + (f"  # {comment}" if comment else "")
 
 
-def render_section(proposal: Proposal) -> str:
-    """The proposal as a ``[tool.kbtool]`` section of its own."""
-    lines = ["[tool.kbtool]"]
+def render_section(proposal: Proposal, table: str = "tool.kbtool") -> str:
+    """The proposal as a ``[tool.kbtool]`` section of its own (``table=""``: as the top-level
+    keys of ``kbtool.toml``)."""
+    lines = [f"[{table}]"] if table else []
     for key in ORDER:
         if key not in proposal.values:
             continue
@@ -78,7 +80,7 @@ def render_section(proposal: Proposal) -> str:
         else:
             lines.append(_line(key, value, comment))
     if proposal.severity:
-        lines += ["", "[tool.kbtool.severity]"]
+        lines += ["", f"[{table}.severity]" if table else "[severity]"]
         for code in sorted(proposal.severity):
             lines.append(
                 _line(code, proposal.severity[code], proposal.severity_comments.get(code, ""))
@@ -109,17 +111,27 @@ def apply_proposal(text: str, proposal: Proposal) -> str:
     return result
 
 
+def apply_to_kbtool_toml(text: str, proposal: Proposal) -> str:
+    """``text`` (a ``kbtool.toml``, maybe empty) with the proposal written into it."""
+    check_toml(text, "kbtool.toml")
+    if not text.strip():
+        return render_section(proposal, table="")
+    doc = tomlkit.parse(text)
+    new = tomlkit.parse(render_section(proposal, table=""))
+    _merge(doc, new)
+    return tomlkit.dumps(doc)
+
+
 def _merge(old: Any, new: Any) -> None:
-    if not isinstance(old, tomlkit.items.Table | tomlkit.container.OutOfOrderTableProxy):
+    tables = (tomlkit.items.Table, tomlkit.container.OutOfOrderTableProxy, tomlkit.TOMLDocument)
+    if not isinstance(old, tables):
         raise PyprojectError(
             "pyproject.toml: [tool.kbtool] is not written as a table of its own (an inline "
             "table or dotted keys); write it as a [tool.kbtool] section, then run init again. "
             "Nothing was changed"
         )
     for key, value in new.items():
-        if key == "severity" and isinstance(
-            old.get(key), tomlkit.items.Table | tomlkit.container.OutOfOrderTableProxy
-        ):
+        if key == "severity" and isinstance(old.get(key), tables):
             _merge(old[key], value)
         elif key not in old or _plain(old[key]) != _plain(value):
             old[key] = value

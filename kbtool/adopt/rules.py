@@ -7,11 +7,12 @@ never switched off: reporting those pages is what ``source-date`` is for.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterator
 
 from kbtool.checks import run_checks
 from kbtool.codes import RULES
+from kbtool.diagnostics import Diagnostic
 from kbtool.progress import StepProgress
 from kbtool.wiki import Wiki
 
@@ -58,6 +59,11 @@ def noisy_rules(wiki: Wiki, share: float) -> Iterator[tuple[str, str, str, str]]
 
 #: The upkeep checks, off by default, that init proposes to turn on when they find something.
 UPKEEP = ("KB212", "KB306", "KB307", "KB308")
+#: More reports than this are not read, one by one: such a check is proposed off, with the
+#: pages that have the most of them to start from.
+READABLE = 200
+#: How many of those pages the reason names.
+WORST = 5
 
 
 def upkeep_rules(wiki: Wiki) -> Iterator[tuple[str, str, str, str]]:
@@ -80,7 +86,22 @@ def upkeep_rules(wiki: Wiki) -> Iterator[tuple[str, str, str, str]]:
             yield code, "", "", f"{code} ({summary}): nothing to report; left off"
             continue
         counted = (
-            f"{reports[code]} report{'' if reports[code] == 1 else 's'} on "
-            f"{len(pages[code])} page{'' if len(pages[code]) == 1 else 's'}"
+            f"{reports[code]:,} report{'' if reports[code] == 1 else 's'} on "
+            f"{len(pages[code]):,} page{'' if len(pages[code]) == 1 else 's'}"
         )
+        if reports[code] > READABLE:
+            yield code, "", "", _too_many(code, summary, counted, found)
+            continue
         yield code, "warning", counted, f'{code} = "warning" ({summary}): {counted}'
+
+
+def _too_many(code: str, summary: str, counted: str, found: list[Diagnostic]) -> str:
+    """Why ``code`` stays off, and where to start reading its reports."""
+    per_page = Counter(d.path for d in found if d.code == code)
+    worst = per_page.most_common(WORST)
+    shown = ", ".join(f"{path} ({n})" for path, n in worst)
+    return (
+        f"{code} ({summary}): {counted}, more than {READABLE} are not read one by one: left "
+        f'off. Most on {shown}; to read those first, set {code} = "warning" and run '
+        f"`kbtool check --select {code} {worst[0][0]}`"
+    )

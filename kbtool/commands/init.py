@@ -8,9 +8,14 @@ import os
 import sys
 from pathlib import Path
 
-from kbtool.adopt.pyproject import PyprojectError, apply_proposal, check_toml
+from kbtool.adopt.pyproject import (
+    PyprojectError,
+    apply_proposal,
+    apply_to_kbtool_toml,
+    check_toml,
+)
 from kbtool.commands import add_jobs_argument
-from kbtool.config import Config, config_from_table, find_root
+from kbtool.config import KBTOOL_TOML, WHOLE, Config, config_from_table, find_root
 from kbtool.errors import ConfigError, UsageError
 
 
@@ -28,7 +33,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from kbtool.adopt import DEFAULT_SHARE
 
     parser.add_argument(
-        "-y", "--yes", action="store_true", help="write pyproject.toml without asking"
+        "-y",
+        "--yes",
+        action="store_true",
+        help="write the settings (kbtool.toml or pyproject.toml) without asking",
     )
     parser.add_argument(
         "--share",
@@ -46,21 +54,54 @@ def _root(args: argparse.Namespace) -> Path:
     if args.root:
         return Path(args.root).resolve()
     found = find_root(Path.cwd())
-    return found if (found / "pyproject.toml").is_file() else Path.cwd().resolve()
+    configured = (found / "pyproject.toml").is_file() or (found / KBTOOL_TOML).is_file()
+    return found if configured else Path.cwd().resolve()
 
 
-def _current(root: Path, text: str) -> Config:
+def _read(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+    except (OSError, UnicodeDecodeError) as error:
+        raise PyprojectError(f"{path.name}: cannot read: {error}") from None
+
+
+def _current(root: Path, text: str, name: str) -> Config:
     import tomllib
 
-    tool = tomllib.loads(text).get("tool", {}) if text else {}
-    table = tool.get("kbtool", {}) if isinstance(tool, dict) else None
+    if name == KBTOOL_TOML:
+        table: object = tomllib.loads(text)
+        where = KBTOOL_TOML
+    else:
+        tool = tomllib.loads(text).get("tool", {}) if text else {}
+        table = tool.get("kbtool", {}) if isinstance(tool, dict) else None
+        where = "pyproject.toml [tool.kbtool]"
     if not isinstance(table, dict):
         raise UsageError("pyproject.toml: [tool.kbtool] is not a table; nothing was changed")
     try:
-        return config_from_table(root, table, where="pyproject.toml [tool.kbtool]")
+        return config_from_table(root, table, where=where)
     except ConfigError as error:  # A half-valid table: init must not guess around it.
         error.problems.append("fix these first, then run kbtool init again; nothing was changed")
         raise
+
+
+def _settings_file(root: Path, pyproject: str) -> str:
+    """Where the settings are read from now: ``kbtool.toml`` if it exists (both configuring
+    kbtool is refused), else ``pyproject.toml``."""
+    if not (root / KBTOOL_TOML).is_file():
+        return "pyproject.toml"
+    if "kbtool" in _tool_tables(pyproject):
+        raise UsageError(
+            f"both {KBTOOL_TOML} and pyproject.toml [tool.kbtool] configure kbtool: keep one "
+            "of them; nothing was changed"
+        )
+    return KBTOOL_TOML
+
+
+def _tool_tables(text: str) -> dict[str, object]:
+    import tomllib
+
+    tool = tomllib.loads(text).get("tool") if text else None
+    return tool if isinstance(tool, dict) else {}
 
 
 def _confirm(question: str) -> bool:
@@ -78,33 +119,39 @@ def run(args: argparse.Namespace) -> int:
     root = _root(args)
     if not root.is_dir():
         raise UsageError(f"{root}: no such folder")
-    path = root / "pyproject.toml"
-    try:
-        before = path.read_text(encoding="utf-8") if path.is_file() else ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise PyprojectError(f"pyproject.toml: cannot read: {error}") from None
-    check_toml(before)  # before anything else: a broken file is refused untouched
-    proposal = analyse(_current(root, before), share=args.share, jobs=args.jobs)
+    pyproject = _read(root / "pyproject.toml")
+    check_toml(pyproject)  # before anything else: a broken file is refused untouched
+    name = _settings_file(root, pyproject)
+    before = pyproject if name == "pyproject.toml" else _read(root / name)
+    check_toml(before, name)
+    proposal = analyse(_current(root, before, name), share=args.share, jobs=args.jobs)
+    # A vault is not a Python project: its settings go to a file of their own, unless it
+    # has a pyproject.toml already.
+    if not (root / name).is_file() and proposal.values.get("wiki") == WHOLE:
+        name, before = KBTOOL_TOML, ""
     print("kbtool init: what it found and chose")
     print(describe(proposal))
-    after = apply_proposal(before, proposal)
+    write = apply_to_kbtool_toml if name == KBTOOL_TOML else apply_proposal
+    after = write(before, proposal)
     if after == before:
-        print("pyproject.toml already says this: nothing to change")
+        print(f"{name} already says this: nothing to change")
         return 0
     diff = difflib.unified_diff(
         before.splitlines(keepends=True),
         after.splitlines(keepends=True),
-        "pyproject.toml" if before else "/dev/null",
-        "pyproject.toml",
+        name if before else "/dev/null",
+        name,
     )
     print()
     sys.stdout.writelines(line if line.endswith("\n") else line + "\n" for line in diff)
-    if not args.yes and not _confirm("Write these changes to pyproject.toml? [y/N] "):
+    if not args.yes and not _confirm(f"Write these changes to {name}? [y/N] "):
         how = "" if sys.stdin.isatty() else " (no terminal to ask on: use --yes)"
         print(f"nothing written{how}")
         return 0
+    path = root / name
     _write(path, after)
-    print(f"wrote [tool.kbtool] to {path.name}; `kbtool check` uses it from now on")
+    what = "the settings" if name == KBTOOL_TOML else "[tool.kbtool]"
+    print(f"wrote {what} to {path.name}; `kbtool check` uses it from now on")
     return 0
 
 
@@ -117,4 +164,4 @@ def _write(path: Path, text: str) -> None:
         write_atomic(path, text.encode("utf-8"))
         os.chmod(path, mode)
     except OSError as error:
-        raise PyprojectError(f"pyproject.toml: cannot write: {error.strerror}") from None
+        raise PyprojectError(f"{path.name}: cannot write: {error.strerror}") from None
