@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "mv": ("mv", "move a page or folder and rewrite every link to it and inside it"),
     "related": ("related", "the pages most like a page that it does not link, for `related`"),
     "lsp": ("lsp", "the language server for editors (stdio): diagnostics, completion, rename"),
+    "mcp": ("mcp", "the wiki as Model Context Protocol tools for agents, with checked writes"),
 }
 
 

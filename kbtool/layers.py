@@ -26,6 +26,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
             "kbtool.save_summary",
             "kbtool.session",
             "kbtool.lsp",
+            "kbtool.agent",
             "kbtool.adopt",
         ),
     ),

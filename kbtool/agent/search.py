@@ -1,0 +1,147 @@
+"""``search``: the site's ranked, CJK-exact engine (:mod:`kbtool.search.engine`, as
+``kbtool search`` and the browser run it) over an index kept as the wiki is now.
+
+The server starts from the built site's index. After a page changes (a write of this server,
+or an edit the watcher saw), the next search updates it by the build's own update: only the
+changed pages go into a segment (:mod:`kbtool.search.update`), written into a folder of the
+server's own under the cache folder, so the site is never touched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+from pathlib import Path
+
+from kbtool.agent.errors import Refused
+from kbtool.agent.models import SearchAnswer, SearchHit
+from kbtool.agent.state import AgentWiki
+from kbtool.search import layout
+from kbtool.search.engine import IndexFiles, IndexMissing, Ranked, hits, rank
+from kbtool.search.excerpt import plain_text
+
+#: The most hits one answer lists.
+MAX_HITS = 50
+#: The server's index folders, under the cache folder: ``<pid>-<n>/search/``.
+FOLDER = "mcp-search"
+
+
+class SearchIndex:
+    def __init__(self, wiki: AgentWiki) -> None:
+        self.wiki = wiki
+        #: the folder that holds ``search/``: the site's, until a page changes
+        self.home: Path = wiki.config.site_path
+        self._generation = 0
+        self._made = 0
+        self._mine = wiki.config.cache_path / FOLDER
+        _forget_dead(self._mine)
+
+    def index(self) -> IndexFiles:
+        if self._generation != self.wiki.generation or not self._has_index(self.home):
+            self._update()
+        try:
+            return IndexFiles(self.home / layout.FOLDER)
+        except IndexMissing:
+            raise Refused("the wiki has no search index yet: run `kbtool build` once") from None
+
+    @staticmethod
+    def _has_index(home: Path) -> bool:
+        return (home / layout.FOLDER / layout.TABLE).is_file()
+
+    def _update(self) -> None:
+        """Bring the index up to the wiki as it is now, into a new folder of the server's."""
+        from kbtool.search.page_terms import Terms
+        from kbtool.search.site import build_search
+        from kbtool.stages.load import fetch_search_docs, fetch_term_records, load_pages
+        from kbtool.stages.run import new_run
+
+        state = self.wiki.checked()
+        generation = self.wiki.generation
+        run = new_run(
+            self.wiki.config, state.store, snapshot=state.snapshot(), reuse=state.session.reuse
+        )
+
+        def fetch(paths: list[str]) -> dict[str, object]:
+            loaded = load_pages(run, with_bodies=True, only=paths)
+            return fetch_search_docs(run, loaded, paths)  # type: ignore[return-value]
+
+        links = {path: len(set(sources)) for path, sources in state.store.backlinks().items()}
+        self._made += 1
+        staging = self._mine / f"{os.getpid()}-{self._made}"
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        terms = Terms(lambda paths: fetch_term_records(run, paths))
+        labels = self.wiki.config.type_labels
+        build_search(run.snapshot.digests(), staging, self.home, fetch, labels, links, terms)  # type: ignore[arg-type]
+        former, self.home = self.home, staging
+        if former.parent == self._mine:
+            shutil.rmtree(former, ignore_errors=True)
+        self._generation = generation
+
+    def close(self) -> None:
+        if self.home.parent == self._mine:
+            shutil.rmtree(self.home, ignore_errors=True)
+
+
+def _forget_dead(folder: Path) -> None:
+    """Remove the index folders of servers no longer running."""
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            pid = entry.name.split("-")[0]
+            if pid.isdigit() and not _alive(int(pid)):
+                shutil.rmtree(entry, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def search(
+    index: SearchIndex,
+    query: str,
+    type: str | None = None,
+    tag: str | None = None,
+    folder: str | None = None,
+    offset: int = 0,
+    limit: int = 10,
+) -> SearchAnswer:
+    text = " ".join(
+        [query, *(f"type:{type}" for _ in [type] if type), *(f"tag:{tag}" for _ in [tag] if tag)]
+    ).strip()
+    if not text:
+        raise Refused('the query is empty: give words, CJK text, a "phrase", type:T or tag:T')
+    files = index.index()
+    ranked = rank(files, text)
+    if folder:
+        prefix = folder.strip("/") + "/"
+        kept = []
+        for doc_id in ranked.docs:
+            part = files.doc_part(doc_id)
+            if part is not None and part[0].card.path.startswith(prefix):
+                kept.append(doc_id)
+        ranked = Ranked(ranked.query, tuple(kept))
+    limit = max(1, min(limit, MAX_HITS))
+    found = hits(files, ranked, max(0, offset), limit)
+    more = offset + limit < ranked.total
+    return SearchAnswer(
+        query=text,
+        total=ranked.total,
+        hits=[
+            SearchHit(
+                path=hit.doc.card.path,
+                title=hit.doc.card.title,
+                type=hit.doc.card.type,
+                label=hit.label,
+                excerpt=plain_text(list(hit.excerpt)),
+            )
+            for hit in found
+        ],
+        next_offset=offset + limit if more else None,
+    )
