@@ -35,6 +35,17 @@ class Heading:
 
 
 @dataclass(frozen=True)
+class Block:
+    """A block named by a trailing ``^id`` (Obsidian's block reference): ``Note#^id`` links to
+    it, and the site gives it the HTML id ``^id``. ``span`` is where ``^id`` is written;
+    ``lines`` the block's first and last file line."""
+
+    id: str
+    span: Span
+    lines: tuple[int, int]
+
+
+@dataclass(frozen=True)
 class Link:
     """A link as written. ``target`` is the raw destination, before any decoding."""
 
@@ -112,6 +123,9 @@ class Page:
     #: (path as written, line, col) of each inline code span that may name a file of the
     #: repository (``wiki/concepts/x.md``): KB212 and ``kbtool mv`` read them
     code_paths: tuple[tuple[str, int, int], ...] = ()
+    #: the blocks named by a ``^id`` (flavor "obsidian"), in the order written; an id given
+    #: twice is listed twice (KB231), links land on the first
+    blocks: tuple[Block, ...] = ()
 
     @property
     def meta(self) -> dict[str, Any]:

@@ -18,12 +18,15 @@ from markdown_it.token import Token
 from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 
-from kbtool.model import Cell, Heading, Link, LinkKind, Problem, Span
+from kbtool.model import Block, Cell, Heading, Link, LinkKind, Problem, Span
 from kbtool.parse.autolink import autolink_plugin
 from kbtool.parse.backslash_math import backslash_math_plugin
+from kbtool.parse.block_ids import found_blocks
+from kbtool.parse.callouts import callout_problems
 from kbtool.parse.cells import CellOptionsError, split_info
 from kbtool.parse.cjk_emphasis import cjk_emphasis_plugin
 from kbtool.parse.notebook_cells import is_code_cell, region_lines
+from kbtool.parse.obsidian import obsidian_plugin
 from kbtool.parse.slugs import unique_slugs
 
 WIKILINK = re.compile(r"\[\[([^\[\]|\n]+?)(?:\|([^\[\]\n]*))?\]\]")
@@ -40,9 +43,13 @@ CODE_PATH = re.compile(
 _NOT_LINKS = re.compile(r"(?<![`\\])(`+)(?!`).+?(?<!`)\1(?!`)|<!--.*?-->", re.DOTALL)
 
 
+#: The code of a block id that an earlier block of the page already has.
+SHARED_BLOCK_ID = "KB231"
+
+
 @cache
-def markdown_parser() -> MarkdownIt:
-    """The one parser configuration, for the checker and the renderer alike.
+def markdown_parser(flavor: str = "gfm") -> MarkdownIt:
+    """The one parser configuration of each flavor, for the checker and the renderer alike.
 
     CommonMark with what GitHub renders (tables, ``~~strikethrough~~``, task lists, alert
     blockquotes, bare-URL links, footnotes), CJK-friendly emphasis, and math written
@@ -52,12 +59,17 @@ def markdown_parser() -> MarkdownIt:
     after it, a closing one no space before it and no digit after it (``$0.30/MTok`` and
     ``$3.00/MTok`` in one sentence are two prices). dollarmath's two options give it, and
     also refuse an opening ``$`` right after a digit (``5$/h 和 10$/h``), which Pandoc allows.
+
+    ``flavor="obsidian"`` adds what Obsidian shows (:mod:`kbtool.parse.obsidian`); there
+    ``> [!NOTE]`` is a callout like any other type, so GitHub's alerts are off.
     """
-    options = {"html": True, "tasklists": True, "alerts": True}
+    obsidian = flavor == "obsidian"
+    options = {"html": True, "tasklists": True, "alerts": not obsidian}
     md = MarkdownIt("commonmark", options).enable(["table", "strikethrough"])
     md.use(cjk_emphasis_plugin).use(autolink_plugin).use(footnote_plugin, inline=False)
     md.use(dollarmath_plugin, allow_space=False, allow_digits=False, double_inline=True)
-    return md.use(backslash_math_plugin)
+    md.use(backslash_math_plugin)
+    return md.use(obsidian_plugin) if obsidian else md
 
 
 @dataclass
@@ -68,19 +80,22 @@ class Body:
     #: (path, line, col) of each inline code span that may be a repository path
     code_paths: list[tuple[str, int, int]] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    #: the blocks given an id (``^id``, Obsidian's flavor only)
+    blocks: list[Block] = field(default_factory=list)
     first_h1: str | None = None
     #: markdown-it's tokens, for a renderer in the same process (never stored)
     tokens: list[Token] = field(default_factory=list)
 
 
-def parse_body(source: str, path: str) -> Body:
+def parse_body(source: str, path: str, flavor: str = "gfm") -> Body:
     """Parse ``source`` (the whole file, frontmatter blanked) into headings, links and cells."""
-    md = markdown_parser()
+    md = markdown_parser(flavor)
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     references = env.get("references", {})
     lines = source.split("\n")
-    body = Body(tokens=tokens)
+    body = Body(tokens=tokens, problems=callout_problems(env))
+    _collect_blocks(env, lines, path, body)
     heading_texts: list[tuple[int, str, int]] = []
     blocks: dict[tuple[int, int], _Block] = {}  # table cells share their row's lines
     fences = [tuple(t.map) for t in tokens if t.type == "fence" and t.map]
@@ -101,6 +116,28 @@ def parse_body(source: str, path: str) -> Body:
         if level == 1 and body.first_h1 is None:
             body.first_h1 = text
     return body
+
+
+def _collect_blocks(env: dict[str, Any], lines: list[str], path: str, body: Body) -> None:
+    """The page's block ids, each at its ``^id``; a second block with an id is KB231."""
+    first: dict[str, Block] = {}
+    for found in found_blocks(env):
+        text = lines[found.marker_line] if found.marker_line < len(lines) else ""
+        col = text.rfind("^" + found.id) + 1 or 1
+        block = Block(
+            found.id,
+            Span(path, found.marker_line + 1, col),
+            (found.first_line + 1, found.last_line + 1),
+        )
+        body.blocks.append(block)
+        if found.id in first:
+            message = (
+                f"block id '^{found.id}' is also the id of the block at line "
+                f"{first[found.id].span.line}: links to it land there"
+            )
+            body.problems.append(Problem(SHARED_BLOCK_ID, message, block.span.line, col))
+        else:
+            first[found.id] = block
 
 
 def _plain_text(inline: Token) -> str:
@@ -264,7 +301,7 @@ def _collect_links(
             href, kind = str(child.attrs.get("href", "")), "link"
         elif child.type == "image":
             href, kind = str(child.attrs.get("src", "")), "image"
-        elif child.type == "text" and "[[" in child.content:
+        elif child.type == "text" and "[[" in child.content or child.type == "wikilink_embed":
             href, kind = child.content, "wikilink"
         else:
             continue

@@ -13,13 +13,16 @@ from kbtool.parse.markdown import parse_body
 LINK_FIELDS: dict[str, LinkKind] = {"related": "related", "sources": "source"}
 
 
-def parse_page(path: str, data: bytes, kind: PageKind, digest: str | None = None) -> Page:
-    """Parse a file given as bytes. ``path`` is repository-relative, POSIX style."""
-    return parse_page_tokens(path, data, kind, digest)[0]
+def parse_page(
+    path: str, data: bytes, kind: PageKind, digest: str | None = None, flavor: str = "gfm"
+) -> Page:
+    """Parse a file given as bytes. ``path`` is repository-relative, POSIX style; ``flavor``
+    the Markdown syntax read (the ``flavor`` setting: "gfm" or "obsidian")."""
+    return parse_page_tokens(path, data, kind, digest, flavor)[0]
 
 
 def parse_page_tokens(
-    path: str, data: bytes, kind: PageKind, digest: str | None = None
+    path: str, data: bytes, kind: PageKind, digest: str | None = None, flavor: str = "gfm"
 ) -> tuple[Page, list[Token]]:
     """The page and its body's markdown-it tokens (none for a file that cannot be decoded)."""
     digest = digest or content_digest(data)
@@ -36,7 +39,7 @@ def parse_page_tokens(
     if yaml_text is not None:
         frontmatter, fm_problems = load_frontmatter(yaml_text, first_line=2)
         problems += fm_problems
-    body = parse_body(blank_frontmatter(text, body_start), path)
+    body = parse_body(blank_frontmatter(text, body_start), path, flavor)
     problems += body.problems
 
     links = _frontmatter_links(path, frontmatter) + body.links
@@ -54,6 +57,7 @@ def parse_page_tokens(
         body_line=body_start + 1,
         slugs=frozenset(h.slug for h in body.headings),
         code_paths=tuple(body.code_paths),
+        blocks=tuple(body.blocks),
     )
     return page, body.tokens
 

@@ -23,6 +23,8 @@ COPYABLE = frozenset(
     (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico", ".pdf")
     + (".mp4", ".webm", ".mp3", ".ogg", ".wav", ".csv", ".txt", ".json", ".zip")
 )
+#: What ``![[name]]`` shows as an image.
+IMAGES = frozenset((".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp"))
 _HOLE = re.compile("\x00([0-9]+)\x00")
 
 
@@ -54,9 +56,11 @@ class _Filler:
         if kind == "link":
             return self._link(hole[1], hole[2])
         if kind == "image":
-            return self._image(hole[1], hole[2], hole[3])
+            return self._image(hole[1], hole[2], hole[3], *hole[4:6])
         if kind == "wikilink":
             return self._wikilink(hole[1], hole[2])
+        if kind == "embed":
+            return self._embed(hole[1], hole[2], hole[3], hole[4])
         return self._cell(int(hole[1]))
 
     def _link(self, href: str, title: str) -> str:
@@ -66,12 +70,26 @@ class _Filler:
             return f'<a class="broken-link"{title_attr}>'
         return f'<a href="{escape(url)}"{title_attr}>'
 
-    def _image(self, src: str, alt: str, title: str) -> str:
-        url = self._url(self._resolve(src, "link"))
+    def _image(self, src: str, alt: str, title: str, width: str = "", height: str = "") -> str:
+        return self._img(self._url(self._resolve(src, "link")), alt, title, width, height)
+
+    def _img(self, url: str | None, alt: str, title: str, width: str, height: str) -> str:
         if url is None:
             return f'<span class="broken-link">{escape(alt)}</span>'
         title_attr = f' title="{escape(title)}"' if title else ""
-        return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr} loading="lazy">'
+        size = f' width="{escape(width)}"' if width else ""
+        size += f' height="{escape(height)}"' if height else ""
+        return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr}{size} loading="lazy">'
+
+    def _embed(self, name: str, label: str, width: str, height: str) -> str:
+        """``![[name]]``: an image by its name (or its path from this page), at its size; any
+        other file or note, for now, a link to it."""
+        if posixpath.splitext(name.split("#", 1)[0])[1].lower() not in IMAGES:
+            return self._wikilink(name, label)
+        target = self._resolve(name, "wikilink")
+        url = self._url(target) or self._url(self._resolve(name, "link"))
+        alt = "" if width else label
+        return self._img(url, alt or posixpath.basename(name), "", width, height)
 
     def _wikilink(self, name: str, label: str) -> str:
         target = self._resolve(name, "wikilink")

@@ -27,6 +27,7 @@ from kbtool.render.cells import render_cell
 from kbtool.render.diagrams import render_diagram
 from kbtool.render.gfm import add_gfm_rules
 from kbtool.render.mathml import tex_fallback, to_mathml
+from kbtool.render.obsidian import add_obsidian_rules, wrap_block_id
 from kbtool.wiki import is_external
 
 Hole = tuple[str, ...]
@@ -37,8 +38,9 @@ class PageBody:
     """A page's body HTML with holes, and what rendering it found; compact and JSON-ready."""
 
     html: str
-    #: ("link", href, title) | ("image", src, alt, title) | ("wikilink", name, label)
-    #: | ("cell", index): what fills each hole, by number
+    #: ("link", href, title) | ("image", src, alt, title[, width, height])
+    #: | ("wikilink", name, label) | ("embed", name, label, width, height) | ("cell", index):
+    #: what fills each hole, by number (a size is "" when not given)
     holes: tuple[Hole, ...]
     #: id of the page's leading ``# Title`` heading, shown by the template as the page's h1
     title_id: str | None
@@ -99,9 +101,11 @@ class _Renderer(RendererHTML):
                 if token.children:
                     out.append(self.renderInline(token.children, options, env))
             elif token.type in self.rules:
-                out.append(self.rules[token.type](tokens, i, options, env))
+                html = self.rules[token.type](tokens, i, options, env)
+                out.append(wrap_block_id(token, html) if token.meta else html)
             else:
-                out.append(self.renderToken(tokens, i, options, env))
+                html = self.renderToken(tokens, i, options, env)
+                out.append(wrap_block_id(token, html) if token.meta else html)
         return "".join(out)
 
     def renderInline(self, tokens: Sequence[Token], options: OptionsDict, env: Any) -> str:
@@ -147,7 +151,11 @@ class _Renderer(RendererHTML):
                 f"{escape(alt or src)}</a>"
             )
         ctx: _Context = env["kb"]
-        return ctx.hole("image", src, alt, str(token.attrGet("title") or ""))
+        title = str(token.attrGet("title") or "")
+        if token.meta and "width" in token.meta:  # `![alt|300x200](a.png)`, Obsidian's flavor
+            size = (str(token.meta["width"]), str(token.meta.get("height", "")))
+            return ctx.hole("image", src, alt, title, *size)
+        return ctx.hole("image", src, alt, title)
 
     def text(self, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any) -> str:
         content = tokens[idx].content
@@ -245,6 +253,7 @@ def _wikilinks(ctx: _Context, text: str) -> str:
 
 _RENDERER = _Renderer()
 add_gfm_rules(_RENDERER)
+add_obsidian_rules(_RENDERER)
 
 
 def render_body(page: Page, tokens: list[Token], t: Callable[..., str]) -> PageBody:

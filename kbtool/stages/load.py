@@ -71,7 +71,8 @@ def load_pages(
     wanted = set(only) if only is not None else None
     files = [f for f in run.snapshot.files if wanted is None or f[0].path in wanted]
     language = run.config.language if with_bodies else None
-    key_of = _keys(language)
+    flavor = run.config.flavor  # the Markdown read: a page parsed as another is not valid
+    key_of = _keys(language, flavor)
     # Search texts are taken only for a site with a search index: one turned on since is
     # parsed again (in the workers) for the texts it lacks.
     search = with_bodies and run.config.search
@@ -110,9 +111,11 @@ def load_pages(
         if item.path in known_stored:
             stored[item.path] = (item.kind, digest)
             continue
-        has_page = page_keys.get(item.path) == PAGE.key(digest)
-        has_body = body_keys.get(item.path) == BODY.key(digest, language or "")
-        has_doc = not search or doc_keys.get(item.path) == SEARCH.key(digest, language or "")
+        has_page = page_keys.get(item.path) == PAGE.key(digest, flavor)
+        has_body = body_keys.get(item.path) == BODY.key(digest, language or "", flavor)
+        has_doc = not search or doc_keys.get(item.path) == SEARCH.key(
+            digest, language or "", flavor
+        )
         if has_page and (not with_bodies or has_body and has_doc):
             stored[item.path] = (item.kind, digest)
             if generation is not None:
@@ -132,15 +135,15 @@ def load_pages(
             page = load_page(page_bytes)
             assert page is not None  # just pickled by our own worker
             pages[path] = page
-            page_rows.append((path, PAGE.key(digest), page_bytes))
+            page_rows.append((path, PAGE.key(digest, flavor), page_bytes))
             if body_bytes is not None:
                 encoded_bodies[path] = body_bytes
-                body_rows.append((path, BODY.key(digest, language or ""), body_bytes))
+                body_rows.append((path, BODY.key(digest, language or "", flavor), body_bytes))
             if doc_bytes is not None:
                 encoded_docs[path] = doc_bytes
-                doc_rows.append((path, SEARCH.key(digest, language or ""), doc_bytes))
+                doc_rows.append((path, SEARCH.key(digest, language or "", flavor), doc_bytes))
             if terms is not None:  # what the search index merges
-                term_rows.append((path, TERMS.key(digest, language or ""), terms))
+                term_rows.append((path, TERMS.key(digest, language or "", flavor), terms))
             if len(term_rows) >= _RECORDS_AT_ONCE:  # stored as they come: nobody holds them
                 with run.store.transaction():
                     run.store.put(TERMS, term_rows)
@@ -165,7 +168,7 @@ def load_pages(
         run.reuse.put(PAGES, page.path, key_of(page.digest, page.kind), (page, None))
 
     return Loaded(
-        stored_pages(pages, stored, run.store, run.snapshot, keep),
+        stored_pages(pages, stored, run.store, run.snapshot, keep, flavor),
         decoding(decode_body, bodies, encoded_bodies),
         decoding(decode_doc, {}, encoded_docs),
     )
@@ -179,10 +182,11 @@ def _record_keys(run: Run, kind: RecordKind, names: list[str], files: int) -> di
     return run.store.keys_of(kind, names) if len(names) * 4 < files else run.store.keys(kind)
 
 
-def _keys(language: str | None) -> Callable[[str, str], str]:
-    """The key under which a page (and its body, for a build) is reused: its content digest
-    and its kind (which its folder gives)."""
-    suffix = f"{PAGE.key('')}.{BODY.key('', language)}" if language else PAGE.key("")
+def _keys(language: str | None, flavor: str) -> Callable[[str, str], str]:
+    """The key under which a page (and its body, for a build) is reused: its content digest,
+    the Markdown flavor and its kind (which its folder gives)."""
+    page = PAGE.key("", flavor)
+    suffix = f"{page}.{BODY.key('', language, flavor)}" if language else page
     by_kind = {kind: f"{suffix}/{kind}" for kind in ("wiki", "source")}
     return lambda digest, kind: digest + by_kind[kind]
 
@@ -201,12 +205,13 @@ def _parse_all(
     result as soon as its chunk is done, so that the caller takes it while the rest parse."""
     if not run.workers.worth_forking(len(todo), _PARALLEL_THRESHOLD):
         for work in todo:
-            yield process(work, language, search)
+            yield process(work, language, search, run.config.flavor)
             if on_parsed:
                 on_parsed(1, len(todo))
         return
     chunks = chunked(len(todo), run.workers.jobs, smallest=8)
-    for chunk_results in run.workers.map(process_chunk, (todo, language, search), chunks):
+    shared = (todo, language, search, run.config.flavor)
+    for chunk_results in run.workers.map(process_chunk, shared, chunks):
         yield from chunk_results
         if on_parsed:
             on_parsed(len(chunk_results), len(todo))
@@ -306,12 +311,12 @@ def _records(
     for path in paths:
         item, digest = files[path]
         record = stored.get(path)
-        if record is not None and record[0] == kind.key(digest, language):
+        if record is not None and record[0] == kind.key(digest, language, run.config.flavor):
             with contextlib.suppress(ValueError, KeyError, TypeError, IndexError):
                 found[path] = decode(record[1])  # else damaged or foreign: made again
         if path not in found:
             work = (path, run.snapshot.data(path), item.kind, digest)
-            made = process(work, language, kind is not BODY)
+            made = process(work, language, kind is not BODY, run.config.flavor)
             value = made.body if kind is BODY else made.doc if kind is SEARCH else made.terms
             found[path] = decode(value or b"")
     return found

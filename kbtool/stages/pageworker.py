@@ -35,14 +35,16 @@ class Processed(NamedTuple):
     terms: bytes | None = None
 
 
-def process(work: Work, language: str | None, search: bool = True) -> Processed:
-    """Parse one file and, for a build (a ``language`` for the body's UI strings), render its
-    body and (``search``: for a site with a search index) take its search text, from the
-    same tokens."""
+def process(
+    work: Work, language: str | None, search: bool = True, flavor: str = "gfm"
+) -> Processed:
+    """Parse one file (as Markdown of ``flavor``, the setting) and, for a build (a
+    ``language`` for the body's UI strings), render its body and (``search``: for a site with
+    a search index) take its search text, from the same tokens."""
     from kbtool.parse.page import parse_page_tokens
 
     path, data, kind, digest = work
-    page, tokens = parse_page_tokens(path, data, kind, digest)  # type: ignore[arg-type]
+    page, tokens = parse_page_tokens(path, data, kind, digest, flavor)  # type: ignore[arg-type]
     if language is None:
         return Processed(dump_page(page))
     from kbtool.render.i18n import translator
@@ -65,10 +67,12 @@ def process(work: Work, language: str | None, search: bool = True) -> Processed:
     )
 
 
-def process_chunk(work: tuple[list[Work], str | None, bool], indices: range) -> list[Processed]:
+def process_chunk(
+    work: tuple[list[Work], str | None, bool, str], indices: range
+) -> list[Processed]:
     """:func:`process` for ``indices`` of the work list a pool's workers inherited."""
-    files, language, search = work
-    return [process(files[i], language, search) for i in indices]
+    files, language, search, flavor = work
+    return [process(files[i], language, search, flavor) for i in indices]
 
 
 def decode_body(data: bytes) -> PageBody:

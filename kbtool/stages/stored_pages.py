@@ -32,25 +32,31 @@ def stored_pages(
     store: Store,
     snapshot: Snapshot,
     on_load: Callable[[Page], None] | None = None,
+    flavor: str = "gfm",
 ) -> StoredPages:
     """Pages by path, in sorted order: ``known`` ones at hand, the ``stored`` ones read from
-    ``store`` on first use (parsed again from ``snapshot`` if damaged); ``on_load(page)`` is
-    told of each page read."""
+    ``store`` on first use (parsed again, as Markdown of ``flavor``, from ``snapshot`` if
+    damaged); ``on_load(page)`` is told of each page read."""
     order = sorted({*known, *stored})
-    return Lazy(_Reader(store, snapshot, on_load), known, stored, order)
+    return Lazy(_Reader(store, snapshot, on_load, flavor), known, stored, order)
 
 
 class _Reader:
     """Reads a batch of stored pages in one query, through this process's connection."""
 
     def __init__(
-        self, store: Store, snapshot: Snapshot, on_load: Callable[[Page], None] | None
+        self,
+        store: Store,
+        snapshot: Snapshot,
+        on_load: Callable[[Page], None] | None,
+        flavor: str,
     ) -> None:
         self._store = store
         self._snapshot = snapshot
         self._pid = os.getpid()
         self._child_store: Store | None = None
         self._on_load = on_load
+        self._flavor = flavor
 
     def __call__(self, batch: dict[str, Stored]) -> dict[str, Page]:
         reader = self._reader()
@@ -59,12 +65,14 @@ class _Reader:
         parsed = []
         for path, (kind, digest) in batch.items():
             record = records.get(path)
-            page = load_page(record[1]) if record and record[0] == PAGE.key(digest) else None
+            key = PAGE.key(digest, self._flavor)
+            page = load_page(record[1]) if record and record[0] == key else None
             if page is None or page.kind != kind:  # damaged, or changed since the scan
-                data = process((path, self._snapshot.data(path), kind, digest), None).page
+                work = (path, self._snapshot.data(path), kind, digest)
+                data = process(work, None, flavor=self._flavor).page
                 page = load_page(data)
                 assert page is not None  # just pickled by our own parser
-                parsed.append((path, PAGE.key(digest), data))
+                parsed.append((path, key, data))
             pages[path] = page
             if self._on_load is not None:
                 self._on_load(page)

@@ -13,7 +13,7 @@ from typing import Any
 from kbtool import model
 from kbtool.model import Page
 
-_MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "Span"}
+_MODEL_CLASSES = {"Page", "Frontmatter", "Heading", "Link", "Cell", "Problem", "Span", "Block"}
 
 
 class _ModelUnpickler(pickle.Unpickler):

@@ -82,25 +82,29 @@ class RecordKind:
 
 
 PAGE = RecordKind(
-    "page", "the file's content digest", PAGE_PICKLE, "kbtool.parse.page", per_page=True
+    "page",
+    "the file's content digest, the Markdown flavor",
+    PAGE_PICKLE,
+    "kbtool.parse.page",
+    per_page=True,
 )
 BODY = RecordKind(
     "body",
-    "the file's content digest, the site's language",
+    "the file's content digest, the site's language, the Markdown flavor",
     JSON,
     "kbtool.stages.pageworker",
     per_page=True,
 )
 SEARCH = RecordKind(
     "search",
-    "the file's content digest, the site's language",
+    "the file's content digest, the site's language, the Markdown flavor",
     JSON,
     "kbtool.stages.pageworker",
     per_page=True,
 )
 TERMS = RecordKind(
     "terms",
-    "the file's content digest, the site's language",
+    "the file's content digest, the site's language, the Markdown flavor",
     RAW,
     "kbtool.stages.pageworker",
     per_page=True,

@@ -34,9 +34,9 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         calls.append(path)
         return real_page(path, *args, **kwargs)
 
-    def body(source, path):  # type: ignore[no-untyped-def]
+    def body(source, path, *args):  # type: ignore[no-untyped-def]
         calls.append(f"body:{path}")
-        return real_parse(source, path)
+        return real_parse(source, path, *args)
 
     monkeypatch.setattr(kbtool.parse.page, "parse_page_tokens", page)
     monkeypatch.setattr(kbtool.parse.page, "parse_body", body)
