@@ -35,7 +35,9 @@ def small_wiki(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
     files: dict[str, str | bytes] = {
         "pyproject.toml": PYPROJECT,
         "wiki/concepts/attention.md": ATTENTION,
-        "wiki/methods/transformer.md": TRANSFORMER.replace("attention.md", "../concepts/attention.md"),
+        "wiki/methods/transformer.md": TRANSFORMER.replace(
+            "attention.md", "../concepts/attention.md"
+        ),
         "sources/papers/vaswani.md": "# Attention Is All You Need\n\nThe paper.\n",
         **(extra or {}),
     }
