@@ -1,12 +1,18 @@
-"""The upkeep checks (KB306–KB308) over a wiki held in memory, its pages' text read from
-their files: what ``kbtool fix`` and ``kbtool init`` ask. The check stage runs the same
-rules page by page, each page's part reused while what it depends on is the same
-(``stages/upkeep.py``).
+"""The upkeep checks (KB306–KB308), each written once as a row of ``WIKI_CHECKS``: unlinked
+mentions of other pages' names, pages of the same title, pages of nearly the same body.
+
+They read the whole wiki through a :class:`~kbtool.checks.wiki_view.WikiView`, so the engine
+makes again only what an edit touched: a page's mentions read its own text and every page's
+names (one query, made again only when a title or an alias changed); a page's sketch reads its
+text alone; the same titles and the near-duplicate pairs read every page's title, or sketch.
+The check stage runs them on the run's engine; :func:`check_upkeep` on a wiki held in memory
+(``kbtool fix``, ``kbtool init``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from functools import partial
 
 from kbtool.checks.base import diagnostic
 from kbtool.checks.duplicates import (
@@ -17,7 +23,16 @@ from kbtool.checks.duplicates import (
     unpack,
 )
 from kbtool.checks.mentions import Named, Names, mention_message, names_of
+from kbtool.checks.wiki_view import (
+    CheckRow,
+    WikiView,
+    page_check,
+    run_rows,
+    set_pages,
+    wiki_check,
+)
 from kbtool.diagnostics import Diagnostic
+from kbtool.engine import Engine, Query, Reads, Stored
 from kbtool.model import Page, Span
 from kbtool.parse.frontmatter import split_frontmatter
 from kbtool.wiki import Wiki
@@ -33,6 +48,70 @@ def aliases_of(page: Page) -> tuple[str, ...]:
     return tuple(a.strip() for a in value if isinstance(a, str) and a.strip())
 
 
+def body_of(text: str) -> str:
+    """The text after the frontmatter."""
+    _, body_start, _ = split_frontmatter(text)
+    return text.split("\n", body_start)[-1] if body_start else text
+
+
+# --- the values the checks share -------------------------------------------------------------
+
+
+def _names(reads: Reads, _: str) -> Names:
+    wiki = WikiView(reads)
+    return Names(
+        Named(p, wiki.kind(p), names_of(wiki.title(p), wiki.aliases(p))) for p in wiki.paths()
+    )
+
+
+#: every page's names, searched at once
+NAMES: Query[Names] = Query("names", _names, digest=lambda names: names.digest)
+
+
+def _sketch(reads: Reads, path: str) -> tuple[int, ...]:
+    text = WikiView(reads).text(path)
+    return () if text is None else unpack(sketch(body_of(text)))
+
+
+#: a page's body as a bottom-k MinHash sketch
+SKETCH: Query[tuple[int, ...]] = Query("sketch", _sketch, Stored(list, tuple))
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+
+def unlinked_mentions(wiki: WikiView, path: str) -> Iterator[Diagnostic]:
+    """KB306: the first unlinked mention of each other page's name in a wiki page's text."""
+    text = wiki.text(path) if wiki.kind(path) == "wiki" else None
+    if text is None:
+        return
+    for mention in wiki.get(NAMES).find(path, text):
+        yield diagnostic("KB306", Span(path, mention.line, mention.col), mention_message(mention))
+
+
+def pages_of_the_same_title(wiki: WikiView) -> Iterator[Diagnostic]:
+    """KB307 on each page whose normalised title another page has."""
+    yield from same_titles({path: (wiki.kind(path), wiki.title(path)) for path in wiki.paths()})
+
+
+def nearly_the_same_bodies(wiki: WikiView) -> Iterator[Diagnostic]:
+    """KB308 on both pages of each pair of one kind alike past ``duplicate-threshold``."""
+    sketches = {path: (wiki.kind(path), wiki.get(SKETCH, path)) for path in wiki.paths()}
+    yield from near_duplicate_diagnostics(
+        near_duplicates(sketches, float(wiki.setting("duplicate-threshold")))
+    )
+
+
+WIKI_CHECKS: tuple[CheckRow, ...] = (
+    page_check(unlinked_mentions, ("KB306",)),
+    wiki_check(pages_of_the_same_title, ("KB307",)),
+    wiki_check(nearly_the_same_bodies, ("KB308",)),
+)
+
+
+# --- a wiki held in memory -------------------------------------------------------------------
+
+
 def page_text(wiki: Wiki, path: str) -> str | None:
     """The text of a page's file, as the parser reads it (no BOM, ``\\n`` line breaks)."""
     try:
@@ -40,12 +119,6 @@ def page_text(wiki: Wiki, path: str) -> str | None:
     except OSError:
         return None
     return data.decode("utf-8-sig", errors="replace").replace("\r\n", "\n")
-
-
-def body_of(text: str) -> str:
-    """The text after the frontmatter."""
-    _, body_start, _ = split_frontmatter(text)
-    return text.split("\n", body_start)[-1] if body_start else text
 
 
 def wiki_names(wiki: Wiki) -> Names:
@@ -56,26 +129,17 @@ def wiki_names(wiki: Wiki) -> Names:
 
 
 def check_upkeep(wiki: Wiki, enabled: Callable[[str], bool]) -> list[Diagnostic]:
-    """KB306–KB308 of the wiki's checked pages (pairs: where either page is checked)."""
-    found: list[Diagnostic] = []
+    """The diagnostics of ``WIKI_CHECKS`` on the wiki's checked pages, on an engine of its
+    own."""
+    engine = Engine()
+    cards = {path: (p.kind, p.title, aliases_of(p)) for path, p in wiki.pages.items()}
+    # An engine made once: any digest serves; the text is read only by the checks that ask.
+    texts = {path: ("", partial(page_text, wiki, path)) for path in wiki.pages}
+    set_pages(engine, cards, texts, settings_of(wiki.config.duplicate_threshold))
     checked = {page.path for page in wiki.checked_pages}
-    if enabled("KB307"):
-        titles = {path: (page.kind, page.title) for path, page in wiki.pages.items()}
-        found += [d for d in same_titles(titles) if d.path in checked]
-    texts = {}
-    if enabled("KB306") or enabled("KB308"):
-        texts = {path: text for path in wiki.pages if (text := page_text(wiki, path)) is not None}
-    if enabled("KB306"):
-        names = wiki_names(wiki)
-        for path in sorted(checked):
-            if wiki.pages[path].kind == "wiki" and path in texts:
-                for m in names.find(path, texts[path]):
-                    found.append(diagnostic("KB306", Span(path, m.line, m.col), mention_message(m)))
-    if enabled("KB308"):
-        sketches = {
-            path: (wiki.pages[path].kind, unpack(sketch(body_of(text))))
-            for path, text in texts.items()
-        }
-        pairs = near_duplicates(sketches, wiki.config.duplicate_threshold)
-        found += [d for d in near_duplicate_diagnostics(pairs) if d.path in checked]
-    return found
+    return [d for d in run_rows(engine, WIKI_CHECKS, enabled) if d.path in checked]
+
+
+def settings_of(duplicate_threshold: float) -> dict[str, object]:
+    """The settings the rows read."""
+    return {"duplicate-threshold": duplicate_threshold}

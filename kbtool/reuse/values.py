@@ -12,6 +12,7 @@ from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar, cast
 
+from kbtool.engine import Engine
 from kbtool.store.known_keys import KnownKeys
 
 K = TypeVar("K")
@@ -41,6 +42,8 @@ class Reuse:
     and the store's record keys known between connections (see ``store/known_keys.py``)."""
 
     keys: KnownKeys = field(default_factory=KnownKeys)
+    #: the engine, whose values verify themselves (``engine/``)
+    engine: Engine = field(default_factory=Engine)
     _held: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
 
     def _of(self, value: Reusable[K, V]) -> dict[str, tuple[K, V]]:

@@ -174,7 +174,7 @@ def check_wiki(
     else:
         run.reuse.drop(CHECK_STATE, WHOLE)
     diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
-    diagnostics += upkeep_diagnostics(run, made.facts, keys_now, enabled)
+    diagnostics += upkeep_diagnostics(run, made.facts, enabled)
     diagnostics += rules.problems
     return CheckRun(diagnostics, wiki, len(stale), facts=made.facts, shown=checked.shown)
 

@@ -14,7 +14,6 @@ from kbtool.model import Page
 from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
-    from kbtool.checks.mentions import Names
     from kbtool.render.card import Ref
     from kbtool.render.changes import Change
     from kbtool.render.markdown import PageBody
@@ -121,15 +120,6 @@ SPARE: Reusable[str, Spare] = Reusable(
     "process and store",
     "spare",
 )
-NAMES: Reusable[str, Names] = Reusable(
-    "names", "(whole) a digest of every page's title and aliases"
-)
-MENTIONS: Reusable[str, list[Diagnostic]] = Reusable(
-    "mentions", "the page's mentions record key", "process and store", "mentions"
-)
-SKETCHES: Reusable[str, tuple[int, ...]] = Reusable(
-    "sketches", "the file's digest", "process and store", "sketch"
-)
 
 #: every declaration, in the order the stages first ask for them
 ALL: tuple[Reusable[Any, Any], ...] = (
@@ -142,9 +132,6 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     CHECK_STATE,
     CHECK_WIKI,
     GRAPH_DIAGNOSTICS,
-    NAMES,
-    MENTIONS,
-    SKETCHES,
     INFO_KEYS,
     INFOS,
     LISTINGS,

@@ -194,23 +194,6 @@ UNCHANGED = RecordKind(
     "kbtool.stages.site",
     per_page=False,
 )
-MENTIONS = RecordKind(
-    "mentions",
-    "the page's check record key, a digest of every page's title and aliases",
-    JSON_LIST,
-    "kbtool.stages.upkeep",
-    per_page=True,
-)
-SKETCH = RecordKind(
-    "sketch", "the file's content digest", RAW, "kbtool.checks.duplicates", per_page=True
-)
-DUPLICATES = RecordKind(
-    "duplicates",
-    "the threshold (holds each page's sketch key and the boilerplate values it was found from)",
-    JSON,
-    "kbtool.stages.upkeep",
-    per_page=False,
-)
 TRACES = RecordKind(
     "traces",
     "the query's code (holds each value's trace: its key, digest and reads; a stored query's"
@@ -240,9 +223,6 @@ KINDS: tuple[RecordKind, ...] = (
     LAYOUT,
     SIMILAR,
     UNCHANGED,
-    MENTIONS,
-    SKETCH,
-    DUPLICATES,
     TRACES,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)

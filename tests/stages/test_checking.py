@@ -277,13 +277,10 @@ def test_random_edits_with_the_upkeep_checks_on(
 ) -> None:
     """Titles, aliases and sentences come and go: mentions, same titles and near duplicates
     after each edit are what a cold check finds (with a sentence on four pages already
-    boilerplate, so that what is boilerplate changes too, and the stored pairs of the pages
-    not edited kept where half the pages or fewer changed)."""
+    boilerplate, so that what is boilerplate changes too)."""
     from kbtool.checks import duplicates
-    from kbtool.stages import upkeep
 
     monkeypatch.setattr(duplicates, "_COMMON", 3)
-    monkeypatch.setattr(upkeep, "_FEW", 0.5)  # the stored pairs kept, the changed pages' found
     kept = Reuse() if held else None
     rng = random.Random(seed)
     root = tmp_path / "repo"
