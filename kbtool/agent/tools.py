@@ -4,7 +4,7 @@ does it, through the :class:`~kbtool.agent.server.Guard`."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import Annotated
 
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ToolAnnotations
@@ -12,6 +12,7 @@ from pydantic import Field
 
 from kbtool.agent import cells, changes, checking, graph, listing, provenance, reading, writes
 from kbtool.agent import search as searching
+from kbtool.agent.guard import Guard
 from kbtool.agent.models import (
     CellsAnswer,
     ChangesAnswer,
@@ -27,9 +28,6 @@ from kbtool.agent.models import (
 )
 from kbtool.agent.search import SearchIndex
 from kbtool.agent.state import AgentWiki
-
-if TYPE_CHECKING:
-    from kbtool.agent.server import Guard
 
 Path = Annotated[str, Field(description="a page's path in the repository: wiki/concepts/x.md")]
 Digest = Annotated[

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from kbtool.agent.state import MAX_WRITE_BYTES
 from kbtool.execute import landlock
 from tests.agent.support import ATTENTION, ToolError, connect, small_wiki
 from tests.conftest import page_text
@@ -103,6 +104,7 @@ async def test_a_write_of_yaml_that_does_not_parse_is_refused(tmp_path: Path) ->
 async def test_a_write_of_ten_megabytes_is_refused(tmp_path: Path) -> None:
     root = small_wiki(tmp_path / "repo")
     huge = NEW + "字" * (10 * 1024 * 1024 // 3)
+    assert len(huge.encode()) > 10 * MAX_WRITE_BYTES
     await _refused(root, r"more than the", path="wiki/concepts/huge.md", text=huge)
 
 
