@@ -47,6 +47,23 @@ def stat_target(root: str, path: str, real_folders: dict[str, str] | None = None
     return Status.DIRECTORY if stat.S_ISDIR(found.st_mode) else Status.OK
 
 
+def files_by_name(root: str, left_out: frozenset[str]) -> dict[str, list[str]]:
+    """Every file of the repository that is not Markdown, by its lower-case name (a vault
+    links its attachments by name): hidden entries and the ``left_out`` folders (paths from
+    the root) skipped, symlinks not followed, paths from the root, sorted."""
+    found: dict[str, list[str]] = {}
+    for folder, folders, names in os.walk(root):
+        rel = os.path.relpath(folder, root).replace(os.sep, "/")
+        prefix = "" if rel == "." else rel + "/"
+        folders[:] = sorted(
+            f for f in folders if not f.startswith(".") and prefix + f not in left_out
+        )
+        for name in sorted(names):
+            if not name.startswith(".") and not name.endswith(".md"):
+                found.setdefault(name.lower(), []).append(prefix + name)
+    return found
+
+
 def _lstat(path: str) -> os.stat_result | None:
     try:
         return os.lstat(path)

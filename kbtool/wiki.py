@@ -2,7 +2,8 @@
 
 Resolution is lexical first: a target is joined to the page's folder and normalised without
 touching the disk, so a path that is absolute or climbs above the repository is refused before
-anything is opened. Only then are pages looked up, and other files merely stat-ed.
+anything is opened. Only then are pages looked up, and other files merely stat-ed. In a vault
+(:attr:`Wiki.obsidian`) links resolve as Obsidian resolves them (:mod:`kbtool.obsidian_links`).
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from functools import cached_property
 from typing import Any, NamedTuple, TypeVar
 from urllib.parse import unquote
 
-from kbtool.config import Config
-from kbtool.discover import Unreadable
+from kbtool import obsidian_links
+from kbtool.config import WHOLE, Config
+from kbtool.discover import Unreadable, left_out
 from kbtool.link_status import Status as Status  # where every module has found it
 from kbtool.link_status import stat_target
 from kbtool.model import Link, LinkKind, Page
@@ -126,6 +128,8 @@ class Wiki:
     _indexes: dict[str, Any] = field(default_factory=dict, repr=False)
     # page -> the facts of other pages its checks read, as resolution and the hints asked
     _reads: dict[str, set[str]] = field(default_factory=dict, repr=False)
+    # A vault's files by name, read once a check (obsidian_links.vault_files)
+    _files: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def with_pages(self, pages: Mapping[str, Page]) -> Wiki:
         """A wiki of ``pages``, all checked, that reuses what this one resolved and indexed:
@@ -135,6 +139,7 @@ class Wiki:
             raise ValueError("with_pages needs the same page paths")
         wiki = Wiki(self.config, pages, self.unreadable, self.today)
         wiki._resolved_paths, wiki._stats_seen = self._resolved_paths, self._stats_seen
+        wiki._files = self._files
         return self.share_indexes(wiki)
 
     def checking(self, paths: Iterable[str]) -> Wiki:
@@ -211,9 +216,8 @@ class Wiki:
     def make_indexes(self) -> None:
         """Make now every index that resolving a link or a hint may ask for: a session reads
         ahead what its first rebuild would otherwise make while the author waits."""
-        made = (self.by_stem, self.by_title, self.by_folder, self.by_folder_start)
+        _ = (self.by_stem, self.by_title, self.by_folder, self.by_folder_start)  # each made
         self._made("by_basic", self._by_basic)
-        del made
 
     def shared(self, name: str, make: Callable[[], _T]) -> _T:
         """``make()``, made once for this wiki and the wikis that share its indexes (valid
@@ -228,6 +232,11 @@ class Wiki:
     def add_stats(self, stats: Mapping[str, Status]) -> None:
         """Take what another process asked of the disk (see :attr:`stats`)."""
         self._stats_seen.update(stats)
+
+    @property
+    def obsidian(self) -> bool:
+        """Whether links resolve as Obsidian's do: ``flavor = "obsidian"``, or ``wiki = "."``."""
+        return getattr(self.config, "flavor", "") == "obsidian" or self.config.wiki == WHOLE
 
     @property
     def wiki_pages(self) -> list[Page]:
@@ -309,6 +318,9 @@ class Wiki:
         if path is not None and status not in (Status.EXTERNAL, Status.OUTSIDE):
             # whether a page is there (its kind, title, slugs); else what the disk says
             self._read(page.path, f"path:{path}", *(() if target_page else (f"stat:{path}",)))
+        if status is Status.MISSING and self.obsidian:  # from the vault's root, or by name
+            written = unquote(link.target.strip().partition("#")[0].partition("?")[0])
+            return self._resolve_by_name(page.path, written.replace("\\", "/"), anchor)
         return Target(status, path, anchor, target_page)
 
     def _resolve_path(self, folder: str, target: str) -> tuple[Status, str | None, str | None]:
@@ -340,6 +352,10 @@ class Wiki:
 
     def _resolve_wikilink(self, reader: str, text: str) -> Target:
         name, _, anchor = text.partition("#")
+        if not name.strip():  # `[[#Heading]]`: a part of this page
+            return Target(Status.OK, reader, anchor.strip() or None, self.pages.get(reader))
+        if self.obsidian:
+            return self._resolve_by_name(reader, name.strip(), anchor.strip() or None)
         name = name.strip().removesuffix(".md")
         self._read(reader, f"stem:{name.lower()}", f"title:{name.lower()}")
         matches = self.by_stem.get(name.lower()) or self.by_title.get(name.lower()) or []
@@ -354,6 +370,29 @@ class Wiki:
             paths = tuple(sorted(p.path for p in matches))
             return Target(Status.AMBIGUOUS, matches[0].path, anchor_text, matches[0], paths)
         return Target(Status.OK, matches[0].path, anchor_text, matches[0])
+
+    def _resolve_by_name(self, reader: str, linkpath: str, anchor: str | None) -> Target:
+        """A note by its name and any folders before it, else another file by its name."""
+        notes = [p.path for p in self.pages_with_stem(reader, obsidian_links.note_name(linkpath))]
+        found = obsidian_links.choose(linkpath, reader, notes, note=True)
+        if found.path is None:
+            return self._resolve_file(reader, linkpath, anchor)
+        self._read(reader, f"path:{found.path}")  # its kind and slugs
+        status = Status.AMBIGUOUS if found.ties else Status.OK
+        return Target(status, found.path, anchor, self.pages[found.path], found.ties)
+
+    def _resolve_file(self, reader: str, linkpath: str, anchor: str | None) -> Target:
+        """A file that is not a page, by its name (an attachment, a canvas, a PDF). What the
+        disk says of each file it may be, and of where a new one would go, is read."""
+        if not self._files:
+            self._files.update(obsidian_links.vault_files(self.config.root, left_out(self.config)))
+        found, watched = obsidian_links.choose_file(self._files, linkpath, reader)
+        self._read(reader, *(f"{fact}:{path}" for path in watched for fact in ("path", "stat")))
+        statuses = [self._stat(path) for path in watched]  # each kept, for the next check
+        if found.path is None or statuses[-1] is not Status.OK:
+            return Target(Status.MISSING, None, anchor)
+        status = Status.AMBIGUOUS if found.ties else Status.OK
+        return Target(status, found.path, anchor, None, found.ties)
 
 
 def basic_names(basics: Basics) -> set[str]:

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 
 from kbtool.checks.base import diagnostic, did_you_mean
 from kbtool.diagnostics import Diagnostic
+from kbtool.obsidian_links import link_anchors, subpath_parts
 from kbtool.parse.slugs import slugify
 from kbtool.wiki import ResolvedLink, Status, Target, Wiki
 
@@ -118,7 +119,9 @@ def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
         target = item.target
         if not target.anchor or target.page is None or target.status is Status.MISSING:
             continue
-        slugs = target.page.slugs
+        slugs = link_anchors(target.page)
+        if wiki.obsidian and all(_names(part, slugs) for part in subpath_parts(target.anchor)):
+            continue
         # A wikilink may name the heading by its text rather than its slug.
         if target.anchor in slugs or (
             item.link.kind == "wikilink" and slugify(target.anchor) in slugs
@@ -130,18 +133,24 @@ def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
         yield diagnostic("KB208", item.link.span, message)
 
 
+def _names(part: str, anchors: frozenset[str]) -> bool:
+    """Whether one part of a vault's ``#A#B`` or ``#^id`` names a heading or block: a block
+    by its id, a heading by its slug or by its text, as Obsidian writes it."""
+    return part in anchors or (not part.startswith("^") and slugify(part) in anchors)
+
+
 def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
+    what = "note or file" if wiki.obsidian else "page"
     for item in _of_kind(wiki, "wikilink"):
         if item.target.status is Status.MISSING:
             name = item.link.target.partition("#")[0]
             hint = did_you_mean(name.lower(), wiki.every_stem(item.page.path))
-            yield diagnostic(
-                "KB209", item.link.span, f"wikilink '[[{item.link.target}]]' matches no page{hint}"
-            )
+            message = f"wikilink '[[{item.link.target}]]' matches no {what}{hint}"
+            yield diagnostic("KB209", item.link.span, message)
         elif item.target.status is Status.AMBIGUOUS:
             choices = ", ".join(item.target.candidates)
             message = (
-                f"wikilink '[[{item.link.target}]]' matches several pages ({choices}); "
+                f"wikilink '[[{item.link.target}]]' matches several {what}s ({choices}); "
                 "using the first"
             )
             yield diagnostic("KB211", item.link.span, message)

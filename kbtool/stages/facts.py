@@ -15,6 +15,7 @@ from kbtool.checks.stale import source_date_of
 from kbtool.config import Config
 from kbtool.execute.plan import should_run
 from kbtool.model import Page
+from kbtool.obsidian_links import link_anchors
 from kbtool.wiki import Basics, basic_names
 
 
@@ -42,7 +43,7 @@ class Facts:
         """``read()``: the page's bytes (read only for a body field with its source date)."""
         found = source_date_of(config, page, read)
         ingested = found.when.isoformat() if found is not None and found.when else ""
-        slugs = tuple(sorted(page.slugs))
+        slugs = tuple(sorted(link_anchors(page)))  # a vault's block ids among them, `^id`
         runs = should_run(config, page)
         basics = Basics.of(page)
         return cls(

@@ -38,7 +38,7 @@ def test_init_in_a_vault_proposes_the_whole_vault(run_kbtool, make_wiki) -> None
     check = run_kbtool("-C", root, "check")
     # the one note not created yet, a warning; the template's link is no note's
     assert check.lines[:-1] == [
-        "Home.md:3:45: KB209 warning wikilink '[[Someday]]' matches no page"
+        "Home.md:3:45: KB209 warning wikilink '[[Someday]]' matches no note or file"
     ], check.out
     assert check.code == 0 and "3 pages checked" in check.lines[-1]
 
