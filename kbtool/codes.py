@@ -57,6 +57,9 @@ _RULES = [
     Rule("KB210", "error", "link is absolute or leaves the repository (never opened)"),
     Rule("KB211", "warning", "`[[wikilink]]` matches several pages"),
     Rule("KB212", "off", "path in inline code names no file of the repository"),
+    # Obsidian's syntax (flavor = "obsidian"); KB230-KB239 are kept for it
+    Rule("KB230", "warning", "callout type Obsidian does not know (shown as a note)"),
+    Rule("KB231", "warning", "block id `^id` given to two blocks (links land on the first)"),
     # Graph
     Rule("KB301", "warning", "orphan wiki page: no other page links to it"),
     Rule("KB302", "warning", "one-way `related`: the other page does not list this one"),

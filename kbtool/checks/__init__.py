@@ -27,7 +27,7 @@ Enabled = Callable[[str], bool]
 CHECKS: tuple[tuple[Check, tuple[str, ...]], ...] = (
     (
         files.check_parse_problems,
-        ("KB001", "KB002", "KB102", "KB103", "KB104", "KB105", "KB112", "KB401"),
+        ("KB001", "KB002", "KB102", "KB103", "KB104", "KB105", "KB112", "KB230", "KB231", "KB401"),
     ),
     (frontmatter.check_missing_frontmatter, ("KB101",)),
     (frontmatter.check_required_keys, ("KB106",)),
