@@ -116,7 +116,7 @@ def edit_section(
     first, last, _ = section_lines(page, lines, section)
     new = text.rstrip("\n").split("\n")
     if not section.strip().startswith("^") and not new[0].lstrip().startswith("#"):
-        new = [lines[first - 1], *new]
+        new = [lines[first - 1], *([""] if new[0].strip() else []), *new]
     if last < len(lines) and lines[last - 1].strip() == "" and new[-1].strip():
         new.append("")  # the blank line before the next heading stays
     bom = "\ufeff" if current.startswith(b"\xef\xbb\xbf") else ""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ TRANSFORMER = page_text(
 PYPROJECT = '[tool.kbtool]\nignore = ["KB301", "KB302", "KB303"]\n'
 
 
-def small_wiki(root: Path, extra: dict[str, str | bytes] | None = None) -> Path:
+def small_wiki(root: Path, extra: Mapping[str, str | bytes] | None = None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     files: dict[str, str | bytes] = {
         "pyproject.toml": PYPROJECT,
