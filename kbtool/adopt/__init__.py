@@ -72,6 +72,13 @@ def analyse(base: Config, share: float = DEFAULT_SHARE, jobs: int | None = None)
         required=defaults.required,
         execute=defaults.execute,
     )
+    if (root / ".obsidian").is_dir():  # read as Obsidian reads it: callouts, block ids...
+        config = replace(config, flavor="obsidian")
+        proposal.set(
+            "flavor",
+            "obsidian",
+            reason='flavor = "obsidian": the notes are read as Obsidian reads them',
+        )
     if not (root / wiki_folder).is_dir():
         proposal.set("wiki", wiki_folder)
         proposal.set("sources", sources_folder)

@@ -21,7 +21,7 @@ from kbtool.adopt import Proposal
 from kbtool.errors import UsageError
 
 #: The order keys are written in.
-ORDER = ("wiki", "sources", "types", "required", "execute", "source-date", "language")
+ORDER = ("wiki", "sources", "flavor", "types", "required", "execute", "source-date", "language")
 
 
 class PyprojectError(UsageError):

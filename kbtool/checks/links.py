@@ -129,7 +129,8 @@ def check_anchors(wiki: Wiki) -> Iterator[Diagnostic]:
             continue
         where = "this page" if target.page is item.page else f"'{target.page.path}'"
         hint = did_you_mean(slugify(target.anchor), slugs)
-        message = f"anchor '#{target.anchor}' matches no heading of {where}{hint}"
+        part = "block" if target.anchor.startswith("^") else "heading"
+        message = f"anchor '#{target.anchor}' matches no {part} of {where}{hint}"
         yield diagnostic("KB208", item.link.span, message)
 
 

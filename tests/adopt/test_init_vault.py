@@ -30,7 +30,7 @@ def test_init_in_a_vault_proposes_the_whole_vault(run_kbtool, make_wiki) -> None
     assert result.code == 0, result.err
     assert not (root / "pyproject.toml").exists()
     settings = _settings(root)
-    assert settings["wiki"] == "."
+    assert settings["wiki"] == "." and settings["flavor"] == "obsidian"
     assert settings["types"] == [] and settings["required"] == []
     assert settings["language"] == "en"
     assert settings["severity"]["KB209"] == "warning"
