@@ -112,6 +112,7 @@ class Draft:
 
     def __init__(self, path: str, after: dict[str, list[Diagnostic]], added: list[Diagnostic]):
         self.path = path
+        self.after = after
         self.own = after.get(path, [])
         self.added = added
         others = [d for d in added if d.path != path]

@@ -69,6 +69,14 @@ class AgentWiki:
         """This server changed these repository paths on disk: read them again."""
         self.saw_change(str(self.config.root / p) for p in paths)
 
+    def landed(self, path: str, found: dict[str, list[Diagnostic]]) -> None:
+        """This server wrote ``path`` with the text whose check found ``found``: the
+        session's check of that draft is the check of the disk now."""
+        self.state.session.scan([str(self.config.root / path)])
+        self._disk = found
+        self._stale = False
+        self.generation += 1
+
     def _take_changes(self) -> None:
         with self._changed_lock:
             changed, self._changed = self._changed, set()

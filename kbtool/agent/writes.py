@@ -82,7 +82,7 @@ def _land(wiki: AgentWiki, path: str, text: str, if_match: str | None) -> WriteA
         os.chmod(full, mode)  # the temporary file was made private
     except OSError as error:
         raise Refused(f"{path}: cannot write it: {error.strerror}") from None
-    wiki.wrote([path])
+    wiki.landed(path, draft.after)
     return WriteAnswer(
         path=path, digest=content_digest(data), created=current is None, diagnostics=out(draft.own)
     )
