@@ -19,6 +19,7 @@ link lands on the first) and a diagnostic.
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
@@ -42,7 +43,7 @@ def block_id_plugin(md: MarkdownIt) -> None:
     md.core.ruler.before("inline", "block_ids", _block_ids)
 
 
-def found_blocks(env: dict[str, Any]) -> list[FoundBlock]:
+def found_blocks(env: MutableMapping[str, Any]) -> list[FoundBlock]:
     """The block ids the parse of a page found, in the order written."""
     found: list[FoundBlock] = env.setdefault("block_ids", [])
     return found
@@ -91,7 +92,7 @@ def _block_before(tokens: list[Token], index: int) -> Token | None:
     return None
 
 
-def _name(env: dict[str, Any], target: Token, block_id: str, marker_line: int) -> None:
+def _name(env: MutableMapping[str, Any], target: Token, block_id: str, marker_line: int) -> None:
     found = found_blocks(env)
     lines = target.map or [marker_line, marker_line + 1]
     taken = any(block.id == block_id for block in found)

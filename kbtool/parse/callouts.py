@@ -19,6 +19,7 @@ Obsidian's aliases. This one is a pass over the tokens of the pages that have a 
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -68,7 +69,7 @@ def callout_plugin(md: MarkdownIt) -> None:
     md.core.ruler.after("block", "callout", _callouts)
 
 
-def callout_problems(env: dict[str, Any]) -> list[Problem]:
+def callout_problems(env: MutableMapping[str, Any]) -> list[Problem]:
     """What the parse of a page noticed about its callouts (kept in markdown-it's ``env``)."""
     problems: list[Problem] = env.setdefault("callout_problems", [])
     return problems
