@@ -26,20 +26,21 @@ from kbtool.store.records import SEARCH
 ORIGINS = "origins.json"
 
 
-def _text_version() -> str:
-    """Which code made the search texts an index holds: that of the store's search-text
-    records, so an index written by other code gives none of its texts again."""
-    return SEARCH.code
+def _text_version(flavor: str) -> str:
+    """Which code made the search texts an index holds, from Markdown of which flavor: that
+    of the store's search-text records, so an index written by other code, or from pages
+    read as another flavor, gives none of its texts again."""
+    return f"{SEARCH.code}.{flavor}"
 
 
-def _previous(old: Path | None) -> dict[str, Any]:
+def _previous(old: Path | None, flavor: str) -> dict[str, Any]:
     if old is None:
         return {}
     try:
         data = tables.load(old / ORIGINS)
     except (OSError, ValueError):
         return {}
-    if not isinstance(data, dict) or data.get("version") != _text_version():
+    if not isinstance(data, dict) or data.get("version") != _text_version(flavor):
         return {}
     origins = data.get("pages")
     return origins if isinstance(origins, dict) else {}
@@ -78,10 +79,12 @@ class SiteDocs(Mapping[str, SearchDoc]):
     come from ``fetch``: all at once, now, when they are few; else a window of them at a
     time, so that a whole wiki's docs are never held at once."""
 
-    def __init__(self, digests: Mapping[str, str], old: Path | None, fetch: Fetch) -> None:
+    def __init__(
+        self, digests: Mapping[str, str], old: Path | None, fetch: Fetch, flavor: str = "gfm"
+    ) -> None:
         self._digests = digests
         self._fetch = fetch
-        previous = _previous(old)
+        previous = _previous(old, flavor)
         self._reader = _reader(old) if previous else None
         self._ids: dict[str, int] = {}
         for path, digest in digests.items() if self._reader else ():
@@ -147,19 +150,20 @@ def build_search(
     labels: dict[str, str] | None = None,
     links: Mapping[str, int] | None = None,
     terms: Terms | None = None,
+    flavor: str = "gfm",
 ) -> SearchStats:
     """Write the index of the pages (path -> content ``digests``) into ``staging/search``,
     updating the live site's;
     ``labels`` are what the site calls the page types (``type-labels``), ``links`` how many
     pages link to each (the ranking's prior), ``terms`` where the pages' term records come
-    from."""
+    from, ``flavor`` the Markdown the pages were read as."""
     old = live / layout.FOLDER
     old_dir = old if (old / layout.TABLE).is_file() else None
-    docs = SiteDocs(digests, old_dir, fetch)
+    docs = SiteDocs(digests, old_dir, fetch, flavor)
     folder = staging / layout.FOLDER
     stats = write_search_index(docs, folder, old_dir, labels, links, docs.changed, terms)
     origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
-    data = {"version": _text_version(), "pages": origins}
+    data = {"version": _text_version(flavor), "pages": origins}
     (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
     encoded = json.dumps(data)
     (folder / ORIGINS).write_text(encoded, encoding="utf-8")

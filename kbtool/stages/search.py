@@ -33,6 +33,7 @@ def index_site(run: Run, loaded: Loaded, staging: Path, listings: Mapping[str, L
     links = {path: len(item.backlinks) for path, item in listings.items()}
     parallel = run.workers.worth_forking(len(digests), _PARALLEL_THRESHOLD)
     terms = Terms(records, run.workers.map if parallel else in_process)
-    stats = build_search(digests, staging, run.config.site_path, fetch, labels, links, terms)
+    site = run.config.site_path
+    stats = build_search(digests, staging, site, fetch, labels, links, terms, run.config.flavor)
     run.clock.lap("search")
     return stats.to_json()

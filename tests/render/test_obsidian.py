@@ -132,14 +132,18 @@ def test_the_default_flavor_renders_it_all_as_github_does(tmp_path: Path) -> Non
 
 
 @pytest.mark.parametrize("first", ["gfm", "obsidian"])
-def test_a_build_follows_the_flavor_when_it_changes(tmp_path: Path, first: str) -> None:
-    write(tmp_path, {"wiki/a.md": FRONT + "# A\n\n==x== %%y%%\n\n> [!tip] T\n"})
+def test_a_build_follows_the_flavor_when_it_changes(
+    tmp_path: Path, first: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    write(tmp_path, {"wiki/a.md": FRONT + "# A\n\n==x== %%secretword%%\n\n> [!tip] T\n"})
     page = tmp_path / "site" / "wiki" / "a.html"
     shown = []
     for flavor in (first, "obsidian" if first == "gfm" else "gfm", first):
         (tmp_path / "pyproject.toml").write_text(f'[tool.kbtool]\nflavor = "{flavor}"\n')
         assert main(["-C", str(tmp_path), "build", "-j", "1"]) == 0
         html = page.read_text(encoding="utf-8")
-        shown.append(("<mark>x</mark>" in html, "%%y%%" in html, "callout-tip" in html))
-    obsidian, gfm = (True, False, True), (False, True, False)
+        searched = main(["-C", str(tmp_path), "search", "secretword"]) == 0  # the live index
+        shown.append(("<mark>x</mark>" in html, "%%secretword%%" in html, searched))
+    capsys.readouterr()
+    obsidian, gfm = (True, False, False), (False, True, True)
     assert shown == ([gfm, obsidian, gfm] if first == "gfm" else [obsidian, gfm, obsidian])
