@@ -11,10 +11,7 @@ from kbtool.agent.models import LinkOut, LinksAnswer, PagesAnswer, ScoredPage
 from kbtool.agent.paths import page_path
 from kbtool.agent.search import SearchIndex
 from kbtool.agent.state import AgentWiki
-from kbtool.checks.graph import check_orphans
-from kbtool.checks.mentions import Named, Names, names_of
-from kbtool.checks.upkeep import aliases_of
-from kbtool.wiki import Status
+from kbtool.link_status import Status
 
 #: The most pages a list answers with.
 MAX_LISTED = 200
@@ -94,6 +91,8 @@ def similar(wiki: AgentWiki, given: str, limit: int = 10) -> PagesAnswer:
 
 
 def orphans(wiki: AgentWiki) -> PagesAnswer:
+    from kbtool.checks.graph import check_orphans
+
     found = [d.path for d in check_orphans(wiki.checked().store)]
     pages = [ScoredPage(path=p, title=_title(wiki, p)) for p in found[:MAX_LISTED]]
     return PagesAnswer(what="wiki pages no other page links to", total=len(found), pages=pages)
@@ -137,6 +136,8 @@ def hubs(wiki: AgentWiki, limit: int = 20) -> PagesAnswer:
 def unlinked_mentions(wiki: AgentWiki, index: SearchIndex, given: str) -> PagesAnswer:
     """The pages that name a page (its title, or an alias) in plain text without linking
     it: the candidates from the search index, each read and looked at as KB306 looks."""
+    from kbtool.checks.mentions import Named, Names, names_of
+    from kbtool.checks.upkeep import aliases_of
     from kbtool.search.engine import rank
 
     path = page_path(wiki, given)

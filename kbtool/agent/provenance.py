@@ -8,8 +8,6 @@ from kbtool.agent.models import PagesAnswer, ScoredPage, SourceAnswer
 from kbtool.agent.paths import page_path
 from kbtool.agent.reading import json_safe
 from kbtool.agent.state import AgentWiki
-from kbtool.checks.graph import check_uncited_sources
-from kbtool.checks.stale import source_date_of
 
 #: The most pages a list answers with.
 MAX_LISTED = 200
@@ -24,6 +22,8 @@ def _citing(wiki: AgentWiki, path: str) -> list[str]:
 
 def source(wiki: AgentWiki, given: str) -> SourceAnswer:
     """A source's own page: its title, frontmatter, date, and the wiki pages that cite it."""
+    from kbtool.checks.stale import source_date_of
+
     path = page_path(wiki, given)
     page = wiki.page(path)
     if page is None or page.kind != "source":
@@ -47,6 +47,8 @@ def cited_by(wiki: AgentWiki, given: str) -> PagesAnswer:
 
 
 def uncited(wiki: AgentWiki) -> PagesAnswer:
+    from kbtool.checks.graph import check_uncited_sources
+
     found = [d.path for d in check_uncited_sources(wiki.checked().store)]
     pages = [ScoredPage(path=p) for p in found[:MAX_LISTED]]
     return PagesAnswer(what="source pages no wiki page cites", total=len(found), pages=pages)

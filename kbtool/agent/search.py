@@ -13,13 +13,17 @@ import contextlib
 import os
 import shutil
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbtool.agent.errors import Refused
 from kbtool.agent.models import SearchAnswer, SearchHit
 from kbtool.agent.state import AgentWiki
-from kbtool.search import layout
-from kbtool.search.engine import IndexFiles, IndexMissing, Ranked, hits, rank
-from kbtool.search.excerpt import plain_text
+
+if TYPE_CHECKING:  # imported when first asked for: the server answers `initialize` sooner
+    from kbtool.search.engine import IndexFiles
+
+#: the index's folder and main table in a site (as kbtool.search.layout names them)
+_SEARCH, _TABLE = "search", "pages.json"
 
 #: The most hits one answer lists.
 MAX_HITS = 50
@@ -38,16 +42,18 @@ class SearchIndex:
         _forget_dead(self._mine)
 
     def index(self) -> IndexFiles:
+        from kbtool.search.engine import IndexFiles, IndexMissing
+
         if self._generation != self.wiki.generation or not self._has_index(self.home):
             self._update()
         try:
-            return IndexFiles(self.home / layout.FOLDER)
+            return IndexFiles(self.home / _SEARCH)
         except IndexMissing:
             raise Refused("the wiki has no search index yet: run `kbtool build` once") from None
 
     @staticmethod
     def _has_index(home: Path) -> bool:
-        return (home / layout.FOLDER / layout.TABLE).is_file()
+        return (home / _SEARCH / _TABLE).is_file()
 
     def _update(self) -> None:
         """Bring the index up to the wiki as it is now, into a new folder of the server's."""
@@ -112,6 +118,9 @@ def search(
     offset: int = 0,
     limit: int = 10,
 ) -> SearchAnswer:
+    from kbtool.search.engine import Ranked, hits, rank
+    from kbtool.search.excerpt import plain_text
+
     text = " ".join(
         [query, *(f"type:{type}" for _ in [type] if type), *(f"tag:{tag}" for _ in [tag] if tag)]
     ).strip()

@@ -13,12 +13,15 @@ import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic
-from kbtool.lsp.state import WikiState
-from kbtool.model import Page
-from kbtool.wiki import Wiki
+
+if TYPE_CHECKING:  # imported when first asked for: the server answers `initialize` sooner
+    from kbtool.lsp.state import WikiState
+    from kbtool.model import Page
+    from kbtool.wiki import Wiki
 
 #: The most bytes one write may hold (a page is text; a larger one is a mistake).
 MAX_WRITE_BYTES = 1_000_000
@@ -53,6 +56,8 @@ class AgentWiki:
     @property
     def state(self) -> WikiState:
         if self._state is None:
+            from kbtool.lsp.state import WikiState
+
             self._state = WikiState.open(self.config)
         return self._state
 
