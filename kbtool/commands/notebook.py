@@ -83,7 +83,7 @@ def _page_and_result(
         relative = source.resolve().relative_to(config.root).as_posix()
     except ValueError:
         return None, None
-    page = parse_page(relative, source.read_bytes(), _kind(config, relative))
+    page = parse_page(relative, source.read_bytes(), _kind(config, relative), flavor=config.flavor)
     return page, cached_result(config, page)
 
 

@@ -77,7 +77,8 @@ class _Project:
         for folder, kind in self.folders.items():
             if folder in real.parents:
                 relative = real.relative_to(self.config.root.resolve()).as_posix()
-                return parse_page(relative, real.read_bytes(), kind)  # type: ignore[arg-type]
+                data, flavor = real.read_bytes(), self.config.flavor
+                return parse_page(relative, data, kind, flavor=flavor)  # type: ignore[arg-type]
         return None
 
     def schedule(self, pages: list[Page]) -> None:
