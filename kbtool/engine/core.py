@@ -15,6 +15,7 @@ held in memory is taken first, then one the store kept, then the value is made.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar, cast
@@ -27,7 +28,7 @@ V = TypeVar("V")
 Id = tuple[str, str]
 #: the digest of an input not set (a page gone)
 ABSENT = "\x00absent"
-_UNSET: Any = object()
+UNSET: Any = object()
 
 
 class Cycle(Exception):
@@ -45,7 +46,12 @@ class Trace:
     __slots__ = ("value", "encoded", "digest", "reads", "verified")
 
     def __init__(
-        self, value: Any, encoded: Any, digest: str, reads: tuple[tuple[Id, str], ...], at: int
+        self,
+        value: Any,
+        encoded: bytes | None,
+        digest: str,
+        reads: tuple[tuple[Id, str], ...],
+        at: int,
     ) -> None:
         self.value = value
         self.encoded = encoded
@@ -86,8 +92,10 @@ class Engine:
         self.traces: dict[str, dict[str, Trace]] = {}
         self.queries: dict[str, Query[Any]] = {}
         self._active: list[Id] = []
-        #: the queries whose traces changed since they were last written to the store
-        self.dirty: set[str] = set()
+        #: by query, the keys whose traces were made since they were last written to the
+        #: store, and the keys forgotten (pages gone)
+        self.dirty: dict[str, set[str]] = {}
+        self.gone: dict[str, set[str]] = {}
         #: how many values each query computed (rather than verified), for the tests and
         #: ``--timings``
         self.made: Counter[str] = Counter()
@@ -100,7 +108,7 @@ class Engine:
     def set_lazy(self, input: Input[V], key: str, digest: str, load: Callable[[], V]) -> None:
         """Set an input whose value ``load()`` gives when a query first reads it (a file's
         text: most are never read, as the values that read them still verify)."""
-        self._set((input.name, key), digest, _UNSET, load)
+        self._set((input.name, key), digest, UNSET, load)
 
     def _set(self, id: Id, digest: str, value: Any, load: Callable[[], Any] | None) -> None:
         held = self._inputs.get(id)
@@ -121,7 +129,7 @@ class Engine:
         if held is None:
             return ABSENT, None
         digest, value, load = held
-        if value is _UNSET and load is not None:
+        if value is UNSET and load is not None:
             value = load()
             self._inputs[id] = (digest, value, None)
         return digest, value
@@ -134,7 +142,7 @@ class Engine:
     def read(self, query: Query[V], key: str) -> tuple[V, str]:
         """The query's value for ``key`` and its digest."""
         trace = self.fresh(query, key)
-        if trace.value is _UNSET:
+        if trace.value is UNSET:
             trace = self._held_or_made(query, key, trace)
         return cast("V", trace.value), trace.digest
 
@@ -160,11 +168,11 @@ class Engine:
         """A verified trace with its value: decoded from the store's, or made again."""
         if trace.encoded is not None and query.stored is not None:
             try:
-                trace.value = query.stored.decode(trace.encoded)
+                trace.value = query.stored.decode(json.loads(trace.encoded))
                 trace.encoded = None
                 return trace
             except (TypeError, ValueError, KeyError):  # damaged or foreign: made again
-                self.dirty.add(query.name)
+                self.dirty.setdefault(query.name, set()).add(key)
         return self._make(query, key, trace)
 
     def _reads_hold(self, trace: Trace) -> bool:
@@ -191,7 +199,8 @@ class Engine:
         self.traces.setdefault(query.name, {})[key] = trace
         self.made[query.name] += 1
         if old is None or old.digest != trace.digest or old.reads != trace.reads:
-            self.dirty.add(query.name)
+            self.dirty.setdefault(query.name, set()).add(key)
+            self.gone.get(query.name, set()).discard(key)
         return trace
 
     def retain(self, query: Query[Any], keys: Iterable[str]) -> None:
@@ -202,4 +211,4 @@ class Engine:
         for key in gone:
             del held[key]
         if gone:
-            self.dirty.add(query.name)
+            self.gone.setdefault(query.name, set()).update(gone)

@@ -36,6 +36,8 @@ from kbtool.store import code
 from kbtool.store.known_keys import KnownKeys, new_token, sign, stamp
 from kbtool.store.links import StoredGraph, chunks
 from kbtool.store.records import PER_PAGE, RecordKind
+from kbtool.store.traces import SCHEMA as TRACES_SCHEMA
+from kbtool.store.traces import StoredTraces
 
 FORMAT = 2
 FILENAME = "store.sqlite"
@@ -69,7 +71,7 @@ class StoreUnusable(Exception):
     """The file is not a store this kbtool can trust."""
 
 
-class Store(StoredGraph):
+class Store(StoredGraph, StoredTraces):
     """Records by (kind, name). Use :func:`open_store`; close when done (or ``with``)."""
 
     def __init__(self, connection: sqlite3.Connection, path: Path | None) -> None:
@@ -270,7 +272,7 @@ def _check_and_prepare(db: sqlite3.Connection) -> None:
         db.execute("PRAGMA journal_mode=WAL")
         db.execute("PRAGMA synchronous=NORMAL")
         with db:
-            db.executescript(_SCHEMA)
+            db.executescript(_SCHEMA + TRACES_SCHEMA)
             db.executemany(
                 "INSERT OR IGNORE INTO meta (name, value) VALUES (?, ?)",
                 [("format", str(FORMAT)), ("kbtool", __version__)],

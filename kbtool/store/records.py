@@ -194,14 +194,6 @@ UNCHANGED = RecordKind(
     "kbtool.stages.site",
     per_page=False,
 )
-TRACES = RecordKind(
-    "traces",
-    "the query's code (holds each value's trace: its key, digest and reads; a stored query's"
-    " value too)",
-    RAW,
-    "kbtool.engine.persist",
-    per_page=False,
-)
 
 KINDS: tuple[RecordKind, ...] = (
     PAGE,
@@ -223,6 +215,5 @@ KINDS: tuple[RecordKind, ...] = (
     LAYOUT,
     SIMILAR,
     UNCHANGED,
-    TRACES,
 )
 PER_PAGE = tuple(kind for kind in KINDS if kind.per_page)

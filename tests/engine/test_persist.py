@@ -6,9 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
-from kbtool.engine.persist import load, save
+from kbtool.engine.persist import code_of, load, save
 from kbtool.store.db import open_store
-from kbtool.store.records import TRACES
 
 TEXT: Input[str] = Input("text")
 PAGES: Input[tuple[str, ...]] = Input("pages")
@@ -64,23 +63,38 @@ def test_an_edit_that_keeps_a_value_cuts_off(tmp_path: Path) -> None:
     assert again.made == {"words": 1}
 
 
-def test_a_damaged_record_is_made_again(tmp_path: Path) -> None:
-    _process(tmp_path, {"a": "one two"})
+def _damage(tmp_path: Path, trace: str | None, value: bytes | None) -> None:
+    """Replace the stored row of ``words("a")``'s trace or value."""
     with open_store(tmp_path / ".kbtool") as store:
-        key = next(iter(store.keys_of(TRACES, ["words"]).values()))
+        [(key, was_trace, was_value)] = store.traces_of("words", code_of(WORDS))
         with store.transaction():
-            store.put(TRACES, [("words", key, b"[[1, 2")])
+            store.put_traces(
+                "words", code_of(WORDS), [(key, trace or was_trace, value or was_value)]
+            )
+
+
+def test_a_damaged_trace_is_made_again(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two"})
+    _damage(tmp_path, "[[1, 2", None)
     assert _process(tmp_path, {"a": "one two"}).made == {"words": 1}
 
 
 def test_a_damaged_value_is_made_again(tmp_path: Path) -> None:
     _process(tmp_path, {"a": "one two"})
+    _damage(tmp_path, None, b"{not json")
+    assert _process(tmp_path, {"a": "one two"}).made == {"words": 1}
+    assert _process(tmp_path, {"a": "one two"}).made == {}  # and stored again
+
+
+def test_a_page_gone_leaves_no_row(tmp_path: Path) -> None:
+    _process(tmp_path, {"a": "one two", "b": "three"})
+    engine = _engine({"a": "one two"})
     with open_store(tmp_path / ".kbtool") as store:
-        key = next(iter(store.keys_of(TRACES, ["words"]).values()))
-        with store.transaction():
-            store.put(TRACES, [("words", key, b'[["a", "x", ["text", "a", "one two"], 7]]')])
-    engine = _process(tmp_path, {"a": "one two"})
-    assert engine.made["words"] == 1
+        load(engine, store, QUERIES)
+        engine.get(COUNT, WHOLE)
+        engine.retain(WORDS, ["a"])
+        save(engine, store)
+        assert [key for key, _, _ in store.traces_of("words", code_of(WORDS))] == ["a"]
 
 
 def test_a_value_not_stored_is_made_again_when_asked_for(tmp_path: Path) -> None:
