@@ -106,3 +106,36 @@ async def test_resources_and_prompts(tmp_path: Path) -> None:
         assert prompts == {"ingest", "answer", "lint"}
         got = await agent.session.get_prompt("ingest", {"source": "sources/papers/vaswani.md"})
         assert "sources/papers/vaswani.md" in got.messages[0].content.text  # type: ignore[union-attr]
+
+
+async def test_streamable_http_on_the_loopback(tmp_path: Path) -> None:
+    import asyncio
+    import socket
+    import subprocess
+    import sys
+
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    root = small_wiki(tmp_path / "repo")
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    command = [sys.executable, "-m", "kbtool", "-C", str(root), "mcp", "--http", str(port)]
+    server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(100):  # until it listens
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            await asyncio.sleep(0.1)
+        async with (
+            streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams,
+            ClientSession(streams[0], streams[1]) as session,
+        ):
+            await session.initialize()
+            found = await session.call_tool("search", {"query": "注意力"})
+            assert found.structured_content["hits"][0]["path"] == "wiki/concepts/attention.md"
+    finally:
+        server.terminate()
+        server.wait(20)
