@@ -94,11 +94,12 @@ def _block_before(tokens: list[Token], index: int) -> Token | None:
 
 def _name(env: MutableMapping[str, Any], target: Token, block_id: str, marker_line: int) -> None:
     found = found_blocks(env)
+    named: set[str] = env.setdefault("block_ids_named", set())
     lines = target.map or [marker_line, marker_line + 1]
-    taken = any(block.id == block_id for block in found)
     found.append(FoundBlock(block_id, marker_line, lines[0], max(lines[1] - 1, lines[0])))
-    if taken:
+    if block_id in named:
         return
+    named.add(block_id)
     if target.nesting == 1:
         target.attrSet("id", f"^{block_id}")
     else:  # a code block, formula, rule or HTML block: the renderer wraps it
