@@ -132,6 +132,7 @@ def watched_paths(config: Config) -> list[Path]:
         *(config.root / folder for folder in config.wiki_folders),
         config.root / config.sources,
         config.root / "pyproject.toml",
+        config.root / "kbtool.toml",
     ]
     return [p for p in paths if p.exists()]
 

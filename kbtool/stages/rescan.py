@@ -2,9 +2,9 @@
 changed, added and removed pages read again, every other file taken as it was.
 
 It gives the snapshot a full scan would give, or None when it cannot tell without one: a
-change of ``pyproject.toml``, a folder or symlink added, moved or removed, a path a full scan
-found unreadable, or anything else it does not expect. Paths outside the wiki's folders and
-files that are not pages (an image) change nothing in a snapshot.
+change of ``pyproject.toml`` or ``kbtool.toml``, a folder or symlink added, moved or removed,
+a path a full scan found unreadable, or anything else it does not expect. Paths outside the
+wiki's folders and files that are not pages (an image) change nothing in a snapshot.
 """
 
 from __future__ import annotations
@@ -69,7 +69,8 @@ def _update(
     files: dict[str, tuple[Found, str]],
     read: set[str],
 ) -> None:
-    if rel == "pyproject.toml" or not is_utf8(rel):  # a name not UTF-8: discovery says so
+    # the settings may change which files are pages; a name not UTF-8: discovery says so
+    if rel in ("pyproject.toml", "kbtool.toml") or not is_utf8(rel):
         raise _FullScan
     kind = folder_kind(config, rel)
     if kind is None:
