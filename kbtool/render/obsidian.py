@@ -91,6 +91,9 @@ def callout_body_close(
 def obsidian_comment(
     self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any
 ) -> str:
+    token = tokens[idx]
+    if not token.block:  # the lines it hides still count, for a diagnostic's line after it
+        env["kb"].line += token.content.count("\n")
     return ""
 
 

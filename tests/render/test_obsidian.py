@@ -147,3 +147,9 @@ def test_a_build_follows_the_flavor_when_it_changes(
     capsys.readouterr()
     obsidian, gfm = (True, False, False), (False, True, True)
     assert shown == ([gfm, obsidian, gfm] if first == "gfm" else [obsidian, gfm, obsidian])
+
+
+def test_a_diagnostic_after_a_comment_over_lines_points_at_its_own_line(tmp_path: Path) -> None:
+    out = render(tmp_path, "Text %%one\ntwo\nthree%% and\n$\\notacommand{x}$\n")
+    (diagnostic,) = out.diagnostics
+    assert (diagnostic.code, diagnostic.line) == ("KB501", 9)  # the frontmatter's 5 lines first
