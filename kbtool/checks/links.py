@@ -141,7 +141,7 @@ def _names(part: str, anchors: frozenset[str]) -> bool:
 
 
 def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
-    what = "note or file" if wiki.obsidian else "page"
+    what, several = ("note or file", "notes or files") if wiki.obsidian else ("page", "pages")
     for item in _of_kind(wiki, "wikilink"):
         if item.target.status is Status.MISSING:
             name = item.link.target.partition("#")[0]
@@ -151,7 +151,7 @@ def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
         elif item.target.status is Status.AMBIGUOUS:
             choices = ", ".join(item.target.candidates)
             message = (
-                f"wikilink '[[{item.link.target}]]' matches several {what}s ({choices}); "
+                f"wikilink '[[{item.link.target}]]' matches several {several} ({choices}); "
                 "using the first"
             )
             yield diagnostic("KB211", item.link.span, message)
