@@ -48,7 +48,9 @@ def _not_a_wiki_page(wiki: Wiki, raw: str, target: Target) -> str:
         return f"related entry '{raw}' is not a Markdown page; `related` lists wiki pages"
     folders = wiki.config.wiki_folders
     shown = ", ".join(f"'{f}'" for f in folders)
-    if any(path.startswith(f + "/") for f in (*folders, wiki.config.sources)):
+    if wiki.config.wiki == "." or any(
+        path.startswith(f + "/") for f in (*folders, wiki.config.sources)
+    ):
         return (
             f"related entry '{raw}' is a Markdown file that is not read as a page "
             "(matched by `exclude`, or unreadable: see its own diagnostic)"

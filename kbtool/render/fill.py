@@ -119,7 +119,7 @@ class _Filler:
             return urls.href(self.output, urls.page_output(target.page.path), target.anchor)
         extension = posixpath.splitext(target.path)[1].lower()
         config = self.wiki.config
-        inside = any(
+        inside = config.wiki == "." or any(  # a vault's wiki is the whole of it
             target.path.startswith(folder.rstrip("/") + "/")
             for folder in (*config.wiki_folders, config.sources)
         )
