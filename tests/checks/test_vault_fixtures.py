@@ -20,7 +20,7 @@ def _notes(root: Path) -> list[str]:
         str(p.relative_to(root))
         for p in root.rglob("*.md")
         if not any(part.startswith(".") for part in p.relative_to(root).parts)
-        and p.relative_to(root).parts[0] != "Templates"
+        and p.relative_to(root).parts[0] not in ("Templates", "模板")
         and p.name != "expected-diagnostics.txt"
     )
 
