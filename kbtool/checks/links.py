@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 from kbtool.checks.base import diagnostic, did_you_mean
 from kbtool.diagnostics import Diagnostic
-from kbtool.obsidian_links import link_anchors, subpath_parts
+from kbtool.obsidian_links import link_anchors, note_name, subpath_parts
 from kbtool.parse.slugs import slugify
 from kbtool.wiki import ResolvedLink, Status, Target, Wiki
 
@@ -147,7 +147,9 @@ def check_wikilinks(wiki: Wiki) -> Iterator[Diagnostic]:
     for item in _of_kind(wiki, "wikilink"):
         if item.target.status is Status.MISSING:
             name = item.link.target.partition("#")[0]
-            hint = did_you_mean(name.lower(), wiki.every_stem(item.page.path))
+            # a vault's link names a note by its file name, maybe after folders
+            looked_for = note_name(name) if wiki.obsidian else name.lower()
+            hint = did_you_mean(looked_for, wiki.every_stem(item.page.path))
             message = f"wikilink '[[{item.link.target}]]' matches no {what}{hint}"
             yield diagnostic("KB209", item.link.span, message)
         elif item.target.status is Status.AMBIGUOUS:
