@@ -89,7 +89,9 @@ class Body:
 
 def parse_body(source: str, path: str, flavor: str = "gfm") -> Body:
     """Parse ``source`` (the whole file, frontmatter blanked) into headings, links and cells."""
-    md = markdown_parser(flavor)
+    # One parser per flavor: the cache keys on the arguments as given, and every other
+    # caller asks for the default flavor's with none.
+    md = markdown_parser() if flavor == "gfm" else markdown_parser(flavor)
     env: dict[str, Any] = {}
     tokens = md.parse(source, env)
     references = env.get("references", {})

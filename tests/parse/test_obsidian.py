@@ -28,6 +28,13 @@ def callouts(text: str) -> list[Token]:
     return [t for t in tokens(text) if t.type == "callout_open"]
 
 
+def test_one_parser_per_flavor() -> None:
+    parse_page("wiki/a.md", b"x\n", "wiki")
+    parse_page("wiki/a.md", b"x\n", "wiki", flavor="obsidian")
+    assert markdown_parser.cache_info().currsize == 2
+    assert markdown_parser() is not markdown_parser("obsidian")
+
+
 def test_the_default_flavor_reads_none_of_it() -> None:
     text = "> [!tip] Title\n> body\n\n==x== %%y%% ![[a.png|300]] ^id\n\n> [!NOTE]\n> n\n"
     html = markdown_parser().render(text)
