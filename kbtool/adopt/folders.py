@@ -53,10 +53,13 @@ def _folder_of_pages(root: Path, base: Config) -> str | None:
                 notes += 1
                 if _starts_with_frontmatter(Path(folder) / name):
                     counts[top] += 1
+    # A project's own folders (node_modules, a venv, build output) hold Markdown that is no
+    # note: the whole of such a folder is never proposed.
+    project = any(name in _SKIP for name in tops)
     if not counts:
-        return WHOLE if notes else None
+        return WHOLE if notes and not project else None
     top, most = counts.most_common(1)[0]
-    return top if most * 2 > notes else WHOLE
+    return top if most * 2 > notes or project else WHOLE
 
 
 def _a_note(name: str) -> bool:

@@ -99,3 +99,17 @@ def test_a_check_with_too_many_reports_is_proposed_off(
     assert "KB306 (" in result.out and "left off. Most on" in result.out
     assert "kbtool check --select KB306" in result.out
     assert "KB306" not in _settings(root).get("severity", {})
+
+
+def test_a_project_with_its_own_folders_is_not_taken_whole(run_kbtool, make_wiki) -> None:
+    root = make_wiki(
+        {
+            "notes/a.md": "---\ntype: note\n---\n# A\n",
+            "README.md": "# Project\n",
+            "docs/x.md": "# X\n",
+            "docs/y.md": "# Y\n",
+            "node_modules/pkg/README.md": "# Pkg\n",
+        }
+    )
+    assert run_kbtool("-C", root, "init", "--yes").code == 0
+    assert 'wiki = "notes"' in (root / "pyproject.toml").read_text(encoding="utf-8")
