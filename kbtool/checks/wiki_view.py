@@ -22,7 +22,7 @@ from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
 
 T = TypeVar("T")
 
-#: every page's path, in the wiki's order
+#: every page's path, sorted (the same pages in another order are the same wiki)
 PAGES: Input[tuple[str, ...]] = Input("pages")
 #: a page's kind, title and aliases: what other pages are known by
 CARD: Input[tuple[str, str, tuple[str, ...]]] = Input("card")
@@ -119,7 +119,7 @@ def set_pages(
     what reads it (read only by a check made again), and the settings. A page gone since the
     engine's last run reads as absent."""
     before = engine.input_entry(PAGES, WHOLE)[1] or ()
-    paths = tuple(cards)
+    paths = tuple(sorted(cards))
     engine.set(PAGES, WHOLE, paths, "\n".join(paths))
     gone = [path for path in before if path not in cards]
     engine.unset(CARD, gone)
