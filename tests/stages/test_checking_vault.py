@@ -10,7 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from kbtool.config import load_config
 from kbtool.reuse.values import Reuse
+from kbtool.stages.load import load_wiki
 from tests.stages.test_checking import cold, incremental, patched  # noqa: F401 (a fixture)
 
 FOLDERS = ["", "A/", "B/", "A/Deep/"]
@@ -93,6 +95,7 @@ def test_random_vault_edits_give_what_a_cold_check_gives(
     for folder in FOLDERS:
         (root / folder).mkdir(parents=True, exist_ok=True)
         (root / folder / f"{rng.choice(NAMES)}.md").write_text(_note(rng), encoding="utf-8")
+    assert load_wiki(load_config(root), jobs=1, use_store=False).obsidian  # a vault's rules
     seen: set[str] = set()
     for step in range(15):
         _edit(rng, root)
