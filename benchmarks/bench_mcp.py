@@ -10,7 +10,8 @@ client and prints:
   search             a query (a title's word, or Chinese text), median of --repeat
   read_page section  one section of a page with headings, median
   backlinks          ``links`` of the page most linked to, median
-  check draft        ``check`` of a one-page draft (a new page with links), median
+  check draft        ``check`` of a one-page draft, median: a new page with links, and an
+                     edit of a page
   validated write    ``write_page`` of an edited page (checked, refused on a new error,
                      written atomically), median
   search after write the first search after a write (the index updated), median
@@ -48,7 +49,8 @@ TARGETS = {
     "search": 0.1,
     "read_page section": 0.1,
     "backlinks": 0.1,
-    "check draft": 0.1,
+    "check draft (new page)": 0.1,
+    "check draft (edit)": 0.1,
     "validated write": 0.3,
 }
 
@@ -61,9 +63,7 @@ async def _call(session: ClientSession, tool: str, **arguments: Any) -> Any:
     return result.structured_content
 
 
-async def _median(
-    repeat: int, make: Callable[[int], Awaitable[Any]]
-) -> tuple[float, list[float]]:
+async def _median(repeat: int, make: Callable[[int], Awaitable[Any]]) -> tuple[float, list[float]]:
     times = []
     for i in range(repeat):
         started = time.perf_counter()
@@ -122,7 +122,7 @@ async def measure(root: Path, repeat: int) -> dict[str, float]:
         anchor_page = with_sections[0]
         anchor = outlines[anchor_page][0]["anchor"]
         folder = target.rsplit("/", 1)[0]
-        figures["check draft"], _ = await _median(
+        figures["check draft (new page)"], _ = await _median(
             repeat,
             lambda i: _call(
                 session,
@@ -134,6 +134,10 @@ async def measure(root: Path, repeat: int) -> dict[str, float]:
         edited = paths[len(paths) // 2]
         page = await _call(session, "read_page", path=edited)
         text = (root / edited).read_text(encoding="utf-8")
+        figures["check draft (edit)"], _ = await _median(
+            repeat,
+            lambda i: _call(session, "check", path=edited, text=text + f"\n草稿的一句话 {i}。\n"),
+        )
         digest = page["digest"]
         writes, after = [], []
         for i in range(repeat):

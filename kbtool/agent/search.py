@@ -27,18 +27,26 @@ _SEARCH, _TABLE = "search", "pages.json"
 
 #: The most hits one answer lists.
 MAX_HITS = 50
-#: The server's index folders, under the cache folder: ``<pid>-<n>/search/``.
+#: The server's index folders, under the cache folder: ``<pid>-a/search/``, ``<pid>-b/...``.
 FOLDER = "mcp-search"
 
 
 class SearchIndex:
+    """The index of the wiki as it is now: the site's while that is up to date, else one of
+    two folders of the server's, each update written into the one not in use (which holds a
+    former index of the same main part: the update leaves its main files in place, as serve's
+    spare site does)."""
+
     def __init__(self, wiki: AgentWiki) -> None:
         self.wiki = wiki
-        #: the folder that holds ``search/``: the site's, until a page changes
+        #: the folder that holds ``search/``: the site's, until a page differs from it
         self.home: Path = wiki.config.site_path
-        self._generation = 0
-        self._made = 0
+        #: the wiki's generation the index is of (-1: not compared with the files yet)
+        self._generation = -1
         self._mine = wiki.config.cache_path / FOLDER
+        self._slots = (self._mine / f"{os.getpid()}-a", self._mine / f"{os.getpid()}-b")
+        #: (the link table's version, each page's in-links): the ranking's prior
+        self._links: tuple[str, dict[str, int]] = ("", {})
         _forget_dead(self._mine)
 
     def index(self) -> IndexFiles:
@@ -55,8 +63,16 @@ class SearchIndex:
     def _has_index(home: Path) -> bool:
         return (home / _SEARCH / _TABLE).is_file()
 
+    def _in_links(self) -> dict[str, int]:
+        store = self.wiki.checked().store
+        version = store.links_version()
+        if self._links[0] != version or not version:
+            counts = {path: len(set(sources)) for path, sources in store.backlinks().items()}
+            self._links = (version, counts)
+        return self._links[1]
+
     def _update(self) -> None:
-        """Bring the index up to the wiki as it is now, into a new folder of the server's."""
+        """Bring the index up to the wiki as it is now, unless it is."""
         from kbtool.search.page_terms import Terms
         from kbtool.search.site import build_search
         from kbtool.stages.load import fetch_search_docs, fetch_term_records, load_pages
@@ -64,30 +80,41 @@ class SearchIndex:
 
         state = self.wiki.checked()
         generation = self.wiki.generation
-        run = new_run(
-            self.wiki.config, state.store, snapshot=state.snapshot(), reuse=state.session.reuse
-        )
+        snapshot = state.snapshot()
+        digests = snapshot.digests()
+        if self._has_index(self.home) and _indexed(self.home) == digests:
+            self._generation = generation
+            return
+        run = new_run(self.wiki.config, state.store, snapshot=snapshot, reuse=state.session.reuse)
 
         def fetch(paths: list[str]) -> dict[str, object]:
             loaded = load_pages(run, with_bodies=True, only=paths)
             return fetch_search_docs(run, loaded, paths)  # type: ignore[return-value]
 
-        links = {path: len(set(sources)) for path, sources in state.store.backlinks().items()}
-        self._made += 1
-        staging = self._mine / f"{os.getpid()}-{self._made}"
-        shutil.rmtree(staging, ignore_errors=True)
-        staging.mkdir(parents=True)
+        staging = self._slots[1] if self.home == self._slots[0] else self._slots[0]
+        staging.mkdir(parents=True, exist_ok=True)
         terms = Terms(lambda paths: fetch_term_records(run, paths))
         labels = self.wiki.config.type_labels
-        build_search(run.snapshot.digests(), staging, self.home, fetch, labels, links, terms)  # type: ignore[arg-type]
-        former, self.home = self.home, staging
-        if former.parent == self._mine:
-            shutil.rmtree(former, ignore_errors=True)
+        links = self._in_links()
+        build_search(digests, staging, self.home, fetch, labels, links, terms)  # type: ignore[arg-type]
+        self.home = staging
         self._generation = generation
 
     def close(self) -> None:
-        if self.home.parent == self._mine:
-            shutil.rmtree(self.home, ignore_errors=True)
+        for slot in self._slots:
+            shutil.rmtree(slot, ignore_errors=True)
+
+
+def _indexed(home: Path) -> dict[str, str] | None:
+    """path -> the content digest each page of the index in ``home`` was made from."""
+    from kbtool.search import tables
+    from kbtool.search.site import ORIGINS
+
+    try:
+        data = tables.load(home / _SEARCH / ORIGINS)
+        return {path: row[0] for path, row in data["pages"].items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError):
+        return None
 
 
 def _forget_dead(folder: Path) -> None:

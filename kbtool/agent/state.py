@@ -46,6 +46,9 @@ class AgentWiki:
         self._disk: dict[str, list[Diagnostic]] = {}
         #: the session's check is of something else than the disk as last scanned
         self._stale = True
+        #: ``_disk`` is the check of the disk as last scanned (a draft's check since leaves
+        #: it so: consecutive drafts need not check the disk between them)
+        self._disk_valid = False
         #: absolute paths a watcher saw change since the last scan
         self._changed: set[str] = set()
         self._changed_lock = threading.Lock()
@@ -80,6 +83,7 @@ class AgentWiki:
         self.state.session.scan([str(self.config.root / path)])
         self._disk = found
         self._stale = False
+        self._disk_valid = True
         self.generation += 1
 
     def _take_changes(self) -> None:
@@ -89,6 +93,7 @@ class AgentWiki:
             self.state.session.scan(changed)
             self.state._disk_changed = True  # the next check asks the disk about links too
             self._stale = True
+            self._disk_valid = False
             self.generation += 1
 
     def checked(self) -> WikiState:
@@ -99,11 +104,14 @@ class AgentWiki:
             state.buffers.clear()
             self._disk = state.check()
             self._stale = False
+            self._disk_valid = True
         return state
 
     def diagnostics(self) -> dict[str, list[Diagnostic]]:
         """path -> the reported diagnostics of the wiki as the disk is."""
-        self.checked()
+        self._take_changes()
+        if not self._disk_valid:
+            self.checked()
         return self._disk
 
     def check_draft(self, path: str, data: bytes) -> dict[str, list[Diagnostic]]:
@@ -114,7 +122,7 @@ class AgentWiki:
     def check_overlay(self, texts: dict[str, bytes]) -> dict[str, list[Diagnostic]]:
         """Every path's diagnostics with ``texts`` (path -> bytes) laid over the files, as
         the editor's unsaved text is."""
-        self.checked()
+        self.diagnostics()  # what the texts are compared with
         state = self.state
         state.buffers.update(texts)
         self._stale = True  # the session's check is now the overlay's
