@@ -11,6 +11,7 @@ import logging
 import threading
 
 from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError, ToolError
 
 from kbtool import __version__
 from kbtool.agent import prompts
@@ -54,7 +55,10 @@ def _resources(server: MCPServer, guard: Guard, wiki: AgentWiki) -> None:
         def read() -> str:
             return wiki.read(page_path(wiki, path)).decode("utf-8-sig", "replace")
 
-        return guard("page", read)
+        try:
+            return guard("page", read)
+        except ToolError as error:  # a resource's error, with the same message
+            raise ResourceError(str(error)) from None
 
 
 def _prompts(server: MCPServer) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from mcp.shared.exceptions import MCPError
 
 from tests.agent.support import ToolError, connect, small_wiki
 from tests.conftest import page_text
@@ -102,6 +103,8 @@ async def test_resources_and_prompts(tmp_path: Path) -> None:
     async with connect(root) as agent:
         read = await agent.session.read_resource("kbtool://page/wiki/concepts/attention.md")
         assert "# 注意力机制" in read.contents[0].text  # type: ignore[union-attr]
+        with pytest.raises(MCPError, match="wiki/nope.md is not a page of this wiki"):
+            await agent.session.read_resource("kbtool://page/wiki/nope.md")
         prompts = {p.name for p in (await agent.session.list_prompts()).prompts}
         assert prompts == {"ingest", "answer", "lint"}
         got = await agent.session.get_prompt("ingest", {"source": "sources/papers/vaswani.md"})
