@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterable, Iterator
 from kbtool.checks import code_paths, files, frontmatter, graph, links, stale, upkeep
 from kbtool.checks.graph import Graph, TableGraph, link_table
 from kbtool.checks.project import project_diagnostics
+from kbtool.checks.wiki_view import DIAGNOSTIC_ROWS
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
+from kbtool.engine import WHOLE, Input, Query, Reads
 from kbtool.rule_loader import project_rules
 from kbtool.wiki import Wiki
 
@@ -87,6 +89,21 @@ def graph_rule_diagnostics(graph: Graph, enabled: Enabled) -> list[Diagnostic]:
         if any(enabled(code) for code in codes):
             found += check(graph)
     return found
+
+
+#: the link graph the graph checks read (the store's link table; its digest, the table's
+#: version, changes whenever the table does)
+LINK_GRAPH: Input[Graph] = Input("link graph")
+
+
+def _graph_rules(reads: Reads, codes: str) -> list[Diagnostic]:
+    graph = reads.input(LINK_GRAPH, WHOLE)
+    wanted = set(codes.split(","))
+    return [] if graph is None else graph_rule_diagnostics(graph, wanted.__contains__)
+
+
+#: the graph checks' diagnostics, keyed by the codes enabled (joined by commas)
+GRAPH_RULES = Query("graph rules", _graph_rules, DIAGNOSTIC_ROWS)
 
 
 def run_checks(

@@ -115,6 +115,8 @@ class Engine:
         if held is None or held[0] != digest:
             self.revision += 1
             self._inputs[id] = (digest, value, load)
+        elif load is None:  # an equal value, but this one is current (a store's connection)
+            self._inputs[id] = (digest, value, None)
 
     def unset(self, input: Input[Any], keys: Iterable[str]) -> None:
         """Take the input away for ``keys`` (pages gone): reads of it give ``ABSENT``."""

@@ -15,7 +15,6 @@ session's check before, is :mod:`kbtool.stages.check_start`'s.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -23,13 +22,14 @@ from datetime import date
 from functools import partial
 from typing import Any
 
-from kbtool.checks import GRAPH_CHECKS, Enabled, graph_rule_diagnostics, unreadable_diagnostics
+from kbtool.checks import GRAPH_CHECKS, GRAPH_RULES, LINK_GRAPH, Enabled, unreadable_diagnostics
 from kbtool.checks.graph import PageLinks
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes
+from kbtool.engine import WHOLE
+from kbtool.engine.persist import load, save
 from kbtool.link_status import stat_target
 from kbtool.model import Page
-from kbtool.reuse.values import WHOLE
 from kbtool.rule_loader import ProjectRules, project_rules
 from kbtool.stages.check_start import (
     in_order,
@@ -45,7 +45,6 @@ from kbtool.stages.reused import (
     CHECK_STATE,
     CHECK_WIKI,
     DIAGNOSTICS,
-    GRAPH_DIAGNOSTICS,
     PAGE_FACTS,
 )
 from kbtool.stages.run import OnProgress, Run
@@ -53,7 +52,7 @@ from kbtool.stages.site_marks import site_marks
 from kbtool.stages.upkeep import upkeep_diagnostics
 from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
-from kbtool.store.records import CHECK, FACTS, GRAPH, STAT
+from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ShownLink, Wiki
 
 
@@ -175,35 +174,23 @@ def check_wiki(
         run.reuse.drop(CHECK_STATE, WHOLE)
     diagnostics += unreadable_diagnostics(wiki, enabled) + _graph_diagnostics(run, enabled)
     diagnostics += upkeep_diagnostics(run, made.facts, enabled)
+    if run.use_store:
+        save(run.reuse.engine, store)
     diagnostics += rules.problems
     return CheckRun(diagnostics, wiki, len(stale), facts=made.facts, shown=checked.shown)
 
 
 def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:
-    """The graph rules' diagnostics over the store's link table: reused while the table and
-    the codes enabled are the same (a keystroke seldom changes its page's links)."""
-    codes = tuple(code for _, of in GRAPH_CHECKS for code in of if enabled(code))
-    key = (run.store.links_version(), codes)
-    return run.reuse.made(GRAPH_DIAGNOSTICS, WHOLE, key, partial(_stored_graph, run, enabled))
-
-
-def _stored_graph(
-    run: Run, enabled: Enabled, _: str, key: tuple[str, tuple[str, ...]]
-) -> list[Diagnostic]:
-    """The graph rules' diagnostics as stored under ``key`` (a one-shot check after an edit
-    that changed no link), else found over the link table and stored."""
-    version, codes = key
-    record_key = GRAPH.key(version, ",".join(codes))
-    value = run.store.get(GRAPH, WHOLE, record_key) if run.use_store and version else None
-    if value is not None:
-        with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: found again
-            return [Diagnostic.from_row(row) for row in GRAPH.codec.decode(value)]
-    found = graph_rule_diagnostics(run.store, enabled)
-    if run.use_store and version:
-        rows = GRAPH.codec.encode([d.row() for d in found])
-        with run.store.transaction():
-            run.store.put(GRAPH, [(WHOLE, record_key, rows)])
-    return found
+    """The graph rules' diagnostics over the store's link table: made again only when the
+    table or the codes enabled changed (a keystroke seldom changes its page's links)."""
+    codes = ",".join(code for _, of in GRAPH_CHECKS for code in of if enabled(code))
+    engine = run.reuse.engine
+    if run.use_store:
+        load(engine, run.store, [GRAPH_RULES])
+    # A store that keeps no version (one in memory) has a table of its own each run.
+    version = run.store.links_version() if run.use_store else ""
+    engine.set(LINK_GRAPH, WHOLE, run.store, version or f"unversioned {id(run)}")
+    return engine.get(GRAPH_RULES, codes)
 
 
 def _stored_diagnostics(

@@ -102,12 +102,6 @@ PLAN_INPUTS: Reusable[tuple[bytes, str], PlanInputs] = Reusable(
     "(whole) the settings, the renderer's code: each page's file digest, listing, cell"
     " results' digest and similar pages as the last plan had them",
 )
-GRAPH_DIAGNOSTICS: Reusable[tuple[str, tuple[str, ...]], list[Diagnostic]] = Reusable(
-    "graph diagnostics",
-    "(whole) the link table's version, the graph codes enabled",
-    "process and store",
-    "graph",
-)
 SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",
     "(whole) the site folder; valid while the store's output keys are its own",
@@ -131,7 +125,6 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     STAND_INS,
     CHECK_STATE,
     CHECK_WIKI,
-    GRAPH_DIAGNOSTICS,
     INFO_KEYS,
     INFOS,
     LISTINGS,

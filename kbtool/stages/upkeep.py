@@ -1,7 +1,7 @@
 """The check stage's checks of many pages (``checks/upkeep.py``'s rows, KB306–KB308), run
 on the run's engine: its inputs set from every page's facts and the snapshot, its traces
-taken from the store and kept there, so that a one-shot check after an edit makes again only
-what the edit touched, as a session does."""
+taken from the store (the check stage keeps them there), so that a one-shot check after an
+edit makes again only what the edit touched, as a session does."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from kbtool.checks import Enabled, upkeep
 from kbtool.checks.upkeep import NAMES, SKETCH, settings_of
 from kbtool.checks.wiki_view import run_rows, set_pages
 from kbtool.diagnostics import Diagnostic
-from kbtool.engine.persist import load, save
+from kbtool.engine.persist import load
 from kbtool.stages.facts import Facts
 from kbtool.stages.run import Run
 from kbtool.stages.scan import Snapshot
@@ -31,10 +31,7 @@ def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -
     cards = {path: (f.kind, f.title, f.aliases) for path, f in facts.items()}
     texts = {path: (digests[path], partial(_text, run.snapshot, path)) for path in cards}
     set_pages(engine, cards, texts, settings_of(run.config.duplicate_threshold))
-    found = run_rows(engine, wanted, enabled)
-    if run.use_store:
-        save(engine, run.store)
-    return found
+    return run_rows(engine, wanted, enabled)
 
 
 def _text(snapshot: Snapshot, path: str) -> str:

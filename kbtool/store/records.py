@@ -132,13 +132,6 @@ LISTING = RecordKind(
     per_page=True,
 )
 STAT = RecordKind("stat", "the status the disk gave", RAW, "kbtool.stages.check", per_page=False)
-GRAPH = RecordKind(
-    "graph",
-    "the link table's version, the graph codes enabled",
-    JSON,
-    "kbtool.checks",
-    per_page=False,
-)
 RESULT = RecordKind(
     "result",
     "each cell's code, line and options, limits, inputs, Python's version",
@@ -205,7 +198,6 @@ KINDS: tuple[RecordKind, ...] = (
     INFO,
     LISTING,
     STAT,
-    GRAPH,
     RESULT,
     OUTPUT,
     INDEXES,

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.checks
 import kbtool.stages.check as check_module
 from kbtool.cli import main
 from tests.stages.test_build import page, write
@@ -118,13 +119,13 @@ def test_an_edit_that_changes_no_link_takes_the_graph_rules_findings_from_the_st
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runs: list[int] = []
-    real = check_module.graph_rule_diagnostics
+    real = kbtool.checks.graph_rule_diagnostics
 
     def counting(*args, **kwargs):  # type: ignore[no-untyped-def]
         runs.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(check_module, "graph_rule_diagnostics", counting)
+    monkeypatch.setattr(kbtool.checks, "graph_rule_diagnostics", counting)
     root = tmp_path / "repo"
     write(
         root,

@@ -1,5 +1,6 @@
-"""A check of many pages, added the way a newcomer would (a function and a row), gives the
-same answers incrementally as a cold check: one-shot from the store, and in a session."""
+"""A check of many pages (``checks/wiki_view.py``), added the way a newcomer would (a
+function and a row), gives the same answers incrementally as a cold check: one-shot from the
+store, and in a session."""
 
 from __future__ import annotations
 
