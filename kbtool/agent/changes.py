@@ -42,7 +42,13 @@ def _git(wiki: AgentWiki, *args: str) -> str:
 def _revision(wiki: AgentWiki, since: str) -> str:
     if since.startswith("-"):
         raise Refused(f"'{since}' is not a revision: give a commit, a branch, a tag or a date")
-    _git(wiki, "rev-parse", "--git-dir")
+    try:
+        _git(wiki, "rev-parse", "--git-dir")
+    except Refused:
+        raise Refused(
+            f"{wiki.config.root} is not in a git repository: changes_since reads the history "
+            "git keeps; list_pages with 'updated >= DATE' finds the pages dated since"
+        ) from None
     if _TIME.match(since.strip()):
         found = _git(wiki, "rev-list", "-1", f"--before={since.strip()}", "HEAD").strip()
         return found or _EMPTY_TREE

@@ -49,7 +49,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-watch",
         action="store_true",
-        help="do not watch the folders for changes made by others (seen at the next write)",
+        help="do not watch the folders: edits made meanwhile by others go unseen",
     )
 
 
