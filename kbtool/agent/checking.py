@@ -13,7 +13,9 @@ from kbtool.agent.state import AgentWiki
 from kbtool.diagnostics import Diagnostic
 
 #: The most diagnostics one answer lists.
-MAX_DIAGNOSTICS = 500
+#: The most diagnostics one answer lists, errors first (the counts are of all of them; a path
+#: narrows the answer).
+MAX_DIAGNOSTICS = 200
 
 #: What to do about a code, where the message alone does not say (it may say more: "did you
 #: mean ...").
@@ -53,6 +55,10 @@ def out(diagnostics: Iterable[Diagnostic]) -> list[DiagnosticOut]:
     return [DiagnosticOut.of(d, advice(d)) for d in diagnostics]
 
 
+def _errors_first(d: Diagnostic) -> tuple[bool, Diagnostic]:
+    return (d.severity != "error", d)
+
+
 def _answer(
     diagnostics: list[Diagnostic], pages: int, added: list[Diagnostic] | None = None
 ) -> CheckAnswer:
@@ -61,7 +67,7 @@ def _answer(
         errors=errors,
         warnings=sum(d.severity == "warning" for d in diagnostics),
         pages=pages,
-        diagnostics=out(diagnostics[:MAX_DIAGNOSTICS]),
+        diagnostics=out(sorted(diagnostics, key=_errors_first)[:MAX_DIAGNOSTICS]),
         added=out(added or []),
         truncated=len(diagnostics) > MAX_DIAGNOSTICS,
     )

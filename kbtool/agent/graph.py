@@ -57,7 +57,12 @@ def links(wiki: AgentWiki, given: str) -> LinksAnswer:
                         target=link.target,
                     )
                 )
-    return LinksAnswer(path=path, outgoing=outgoing, backlinks=backlinks)
+    return LinksAnswer(
+        path=path,
+        outgoing=outgoing[:MAX_LISTED],
+        backlinks=backlinks[:MAX_LISTED],
+        backlinks_total=len(backlinks),
+    )
 
 
 def neighbourhood(wiki: AgentWiki, given: str, depth: int = 1) -> PagesAnswer:

@@ -96,6 +96,7 @@ class LinksAnswer(BaseModel):
     path: str
     outgoing: list[LinkOut]
     backlinks: list[LinkOut]
+    backlinks_total: int = Field(description="all the backlinks, of which at most 200 are listed")
 
 
 class ScoredPage(BaseModel):
@@ -121,7 +122,7 @@ class CheckAnswer(BaseModel):
     added: list[DiagnosticOut] = Field(
         [], description="for a draft: the errors it has that the wiki as written does not"
     )
-    truncated: bool = False
+    truncated: bool = Field(False, description="more diagnostics than listed: give a path")
 
 
 class WriteAnswer(BaseModel):
