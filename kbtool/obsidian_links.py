@@ -47,6 +47,9 @@ def choose(linkpath: str, reader: str, candidates: list[str], note: bool) -> Cho
     ``linkpath`` of the page ``reader`` opens, as Obsidian chooses. ``note``: the
     candidates are notes, named without ``.md``."""
     wanted = linkpath.strip().strip("/").lower()
+    relative = wanted.startswith(("./", "../"))  # newLinkFormat "relative": from the note
+    if relative:
+        wanted = posixpath.normpath(posixpath.join(posixpath.dirname(reader).lower(), wanted))
     if note and wanted.endswith(".md"):
         wanted = wanted[:-3]
 
@@ -54,6 +57,8 @@ def choose(linkpath: str, reader: str, candidates: list[str], note: bool) -> Cho
         path = path.lower()
         return path[:-3] if note and path.endswith(".md") else path
 
+    if relative:
+        return Choice(next((p for p in candidates if written(p) == wanted), None))
     fitting = [p for p in candidates if _ends_with(written(p), wanted)]
     if len(fitting) <= 1:
         return Choice(fitting[0] if fitting else None)

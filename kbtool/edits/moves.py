@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 from kbtool.checks.code_paths import code_path_target
+from kbtool.edits.moved import moved_path as moved_path  # where the callers find it
 from kbtool.edits.spans import TextEdit, decode, split_lines
+from kbtool.edits.vault_moves import VaultAfter, new_vault_target, vault_after
 from kbtool.model import Link, Page
 from kbtool.wiki import Status, Wiki, is_external
 
@@ -33,16 +35,6 @@ class MovePlan:
     problems: list[str] = field(default_factory=list)
 
 
-def moved_path(moves: dict[str, str], path: str) -> str | None:
-    """Where ``path`` goes when ``moves`` are done: moved itself, or inside a moved folder."""
-    for old, new in moves.items():
-        if path == old:
-            return new
-        if path.startswith(old.rstrip("/") + "/"):
-            return new.rstrip("/") + path[len(old.rstrip("/")) :]
-    return None
-
-
 def plan_move(
     wiki: Wiki, moves: dict[str, str], read: Callable[[str], bytes], code_paths: bool = True
 ) -> MovePlan:
@@ -50,12 +42,16 @@ def plan_move(
     (the file, or an editor's unsaved text). ``code_paths``: also rewrite the repository
     paths written in inline code (`wiki/concepts/x.md`) that name what moves."""
     plan = MovePlan(dict(moves))
+    # In a vault, wikilinks, embeds and body links follow Obsidian's rules (vault_moves).
+    after = vault_after(wiki, moves) if wiki.obsidian else None
     for page in wiki.pages.values():
         new_home = moved_path(moves, page.path) or page.path
+        page_lines = _PageLines(page.path, read)
         wanted = [
             (link, change)
             for link in page.links
-            if (change := _new_target(wiki, page, new_home, link, moves)) is not None
+            if (change := _new_target(wiki, after, page, new_home, link, moves, page_lines))
+            is not None
         ]
         in_code = _code_path_edits(page, moves) if code_paths else []
         if in_code:
@@ -63,7 +59,7 @@ def plan_move(
         if not wanted:
             continue
         try:
-            lines = [line for line, _ in split_lines(decode(read(page.path))[1])]
+            lines = page_lines.lines()
         except (OSError, UnicodeDecodeError) as error:
             plan.problems.append(f"{page.path}: cannot read: {error}")
             continue
@@ -92,10 +88,39 @@ def _code_path_edits(page: Page, moves: dict[str, str]) -> list[TextEdit]:
     return edits
 
 
+class _PageLines:
+    """A page's lines, read when first asked for."""
+
+    def __init__(self, path: str, read: Callable[[str], bytes]) -> None:
+        self.path, self.read = path, read
+        self._lines: list[str] | None = None
+
+    def lines(self) -> list[str]:
+        if self._lines is None:
+            self._lines = [line for line, _ in split_lines(decode(self.read(self.path))[1])]
+        return self._lines
+
+    def line(self, number: int) -> str:
+        """Line ``number`` (1-based); "" past the end or when the page cannot be read."""
+        try:
+            lines = self.lines()
+        except (OSError, UnicodeDecodeError):
+            return ""
+        return lines[number - 1] if 1 <= number <= len(lines) else ""
+
+
 def _new_target(
-    wiki: Wiki, page: Page, new_home: str, link: Link, moves: dict[str, str]
+    wiki: Wiki,
+    after: VaultAfter | None,
+    page: Page,
+    new_home: str,
+    link: Link,
+    moves: dict[str, str],
+    page_lines: _PageLines,
 ) -> tuple[str, str] | None:
     """(the text to replace, its replacement) for one link, or None when it stays."""
+    if after is not None and not link.in_frontmatter:
+        return new_vault_target(wiki, after, page, new_home, link, moves, page_lines.line)
     if link.kind == "wikilink":
         return _new_wikilink(wiki, page, link, moves)
     raw = link.target
