@@ -1,0 +1,301 @@
+"""Benchmark kbtool on an Obsidian vault (benchmarks/synth_vault.py), configured only by
+``kbtool init --yes``, against the wiki benchmark's pages of the same bytes.
+
+From one run, kbtool run as whole processes:
+
+  check      cold `kbtool check` of the vault (nothing in .kbtool/)
+  build      cold `kbtool build` of the vault and of a synthetic wiki (synth.py) whose pages
+             hold as many bytes, interleaved (vault, wiki, vault, wiki, ...) so that the load
+             of a shared machine falls on both alike; seconds per MB of Markdown, and the
+             vault's against the wiki's (target: within 1.2x)
+  serve      `kbtool serve` on the vault: a sentence written into a hub's section that other
+             notes embed (``![[Hub#Heading]]``), then the time from the write to every
+             embedding page (and the hub) served with the new text, polled every 20 ms
+             (target <= 0.3 s). Before the first edit every embedding page must show the
+             section's text; where none does, embeds are not rendered and no figure is given.
+
+Both sites are built with kbtool's defaults (the search index included). The wiki has the
+build benchmark's settings (its broken links are warnings); the vault has what init wrote.
+
+    python benchmarks/bench_vault.py [-n 5000] [--builds 2] [--edits 5] [--quick]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import signal
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import quote
+
+sys.path.insert(0, str(Path(__file__).parent))
+import synth_vault  # noqa: E402
+from bench_build import PYPROJECT  # noqa: E402
+from harness import (
+    Process,
+    Row,
+    Run,
+    Workspace,
+    kbtool_command,
+    load_average,
+    median,
+    run_kbtool,
+    table,
+)  # noqa: E402
+
+POLL = 0.02
+SERVE_TARGET, BYTE_TARGET = 0.3, 1.2
+_SERVING = re.compile(r"serving .* at (http://127\.0\.0\.1:\d+/)")
+_CODE = re.compile(r":\d+:\d+: (KB\d{3}) (\w+) ")
+
+
+@dataclass(frozen=True)
+class Built:
+    seconds: float
+    site_mb: float
+    run: Run
+
+
+def forget(root: Path) -> None:
+    """Remove what kbtool remembers and the site, so that the next run is cold."""
+    for name in (".kbtool", "site"):
+        shutil.rmtree(root / name, ignore_errors=True)
+
+
+def folder_mb(root: Path) -> float:
+    return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6
+
+
+def cold_build(root: Path, limit: float) -> Built:
+    forget(root)
+    run = run_kbtool(root, "build", timeout=limit, ok=(0, 1))
+    if run.code != 0:
+        tail = "\n".join([*run.stdout.splitlines()[-8:], *run.stderr.splitlines()[-3:]])
+        raise SystemExit(f"kbtool build of the {root.name} exited {run.code}:\n{tail}")
+    return Built(run.seconds, folder_mb(root / "site"), run)
+
+
+def wiki_of_bytes(root: Path, wanted: int) -> Workspace:
+    """The wiki benchmark's pages (synth.py) with about ``wanted`` bytes of Markdown: its
+    bytes a page measured on a small wiki first."""
+    with tempfile.TemporaryDirectory(prefix="kbtool-bench-probe-") as tmp:
+        probe = Workspace.create(Path(tmp), 400, PYPROJECT)
+        per_page = probe.size / len(probe.pages)
+    return Workspace.create(root, max(10, round(wanted / per_page)), PYPROJECT)
+
+
+def url_of(base: str, root: Path, note: Path) -> str:
+    return base + quote(note.relative_to(root).as_posix()[: -len(".md")] + ".html")
+
+
+def fetch(url: str) -> str:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as response:
+            return str(response.read().decode("utf-8", errors="replace"))
+    except (urllib.error.URLError, OSError):
+        return ""  # between two builds the file may be missing for a moment
+
+
+def served_after(urls: list[str], word: str, since: float, limit: float) -> float:
+    """Seconds from ``since`` until every URL serves ``word`` (inf: not within ``limit``)."""
+    waiting = list(urls)
+    while waiting:
+        waiting = [url for url in waiting if word not in fetch(url)]
+        if not waiting:
+            break
+        if time.perf_counter() - since > limit:
+            return float("inf")
+        time.sleep(POLL)
+    return time.perf_counter() - since
+
+
+def write_into_section(section: synth_vault.Section, word: str) -> None:
+    """A sentence with ``word`` right under the section's heading, inside the section."""
+    lines = section.note.read_text(encoding="utf-8").split("\n")
+    at = lines.index(f"## {section.heading}") + 1
+    lines.insert(at, f"\n补充一句 {word}。")
+    section.note.write_text("\n".join(lines), encoding="utf-8")
+
+
+@dataclass
+class Served:
+    start_seconds: float
+    shown_before: int  # embedding pages showing the section's text before any edit
+    edits: list[float]
+    run: Run
+
+
+def measure_serve(vault: synth_vault.Vault, edits: int, limit: float) -> Served:
+    found, base = threading.Event(), []
+
+    def on_line(line: str) -> None:
+        if match := _SERVING.search(line):
+            base.append(match.group(1))
+            found.set()
+
+    section, root = vault.section, vault.root
+    started = time.perf_counter()
+    process = Process(kbtool_command(root, "serve", "-p", "0"), on_line=on_line)
+    start, shown, seconds = float("inf"), 0, []
+    try:
+        if found.wait(limit):
+            start = time.perf_counter() - started
+            embedders = [url_of(base[0], root, p) for p in section.embedders]
+            shown = sum(section.marker in fetch(url) for url in embedders)
+            if shown:  # else embeds are not rendered: a figure would measure nothing
+                urls = [url_of(base[0], root, section.note), *embedders]
+                for k in range(edits):
+                    time.sleep(0.5)  # let the watcher settle after the previous rebuild
+                    word = f"kbtoolvaultedit{k}x{int(started)}"
+                    write_into_section(section, word)
+                    seconds.append(served_after(urls, word, time.perf_counter(), limit))
+    finally:
+        process.signal(signal.SIGINT)  # serve's own way out, as Ctrl-C; killed after 15 s
+        run = process.wait(15)
+    return Served(start, shown, seconds, run)
+
+
+def codes(run: Run) -> str:
+    counted = Counter(f"{code} {severity}" for code, severity in _CODE.findall(run.stdout))
+    return ", ".join(f"{key} x{count}" for key, count in sorted(counted.items())) or "none"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("-n", type=int, default=5000, help="notes in the vault (default 5000)")
+    parser.add_argument(
+        "--builds", type=int, default=2, help="cold builds of each, interleaved (default 2)"
+    )
+    parser.add_argument(
+        "--edits", type=int, default=5, help="edits of the embedded section served (default 5)"
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="300 notes, one build of each, two edits"
+    )
+    parser.add_argument(
+        "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
+    )
+    args = parser.parse_args()
+    n, builds, edits = (300, 1, 2) if args.quick else (args.n, args.builds, args.edits)
+    limit = args.step_timeout
+    with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-vault-{n}-") as tmp:
+        started = time.perf_counter()
+        vault = synth_vault.generate(Path(tmp) / "vault", n)
+        vault_mb = vault.note_bytes / 1e6
+        print("kbtool on an Obsidian vault, against the wiki benchmark's pages of the same bytes")
+        print(f"command: python {' '.join(sys.argv)}")
+        print(f"cores: {len(os.sched_getaffinity(0))}; load average at start: {load_average()}")
+        print(
+            f"vault: {len(vault.notes):,} notes ({vault_mb:.1f} MB), {len(vault.attachments)} attachments "
+            f"({vault.attachment_bytes / 1e3:.0f} KB), generated in {time.perf_counter() - started:.1f} s; "
+            f"the edited section is embedded by {len(vault.section.embedders)} notes",
+            flush=True,
+        )
+        run_kbtool(vault.root, "init", "--yes", timeout=limit, ok=(0,))
+        print(
+            "kbtool init --yes wrote:\n" + (vault.root / "kbtool.toml").read_text(encoding="utf-8"),
+            flush=True,
+        )
+        wiki = wiki_of_bytes(Path(tmp) / "wiki", vault.note_bytes)
+        wiki_mb = wiki.size / 1e6
+        print(f"wiki: {len(wiki.pages):,} pages ({wiki_mb:.1f} MB, synth.py)", flush=True)
+
+        forget(vault.root)
+        check = run_kbtool(vault.root, "check", timeout=limit, ok=(0, 1))
+        print(
+            f"cold check of the vault: {check.seconds:.2f} s, exit {check.code}; {codes(check)}",
+            flush=True,
+        )
+        vault_builds, wiki_builds = [], []
+        for _ in range(builds):
+            vault_builds.append(cold_build(vault.root, limit))
+            wiki_builds.append(cold_build(wiki.root, limit))
+            print(
+                f"cold builds: vault {vault_builds[-1].seconds:.2f} s, wiki {wiki_builds[-1].seconds:.2f} s",
+                flush=True,
+            )
+        served = measure_serve(vault, edits, limit)
+
+    ratios = [
+        (v.seconds / vault_mb) / (w.seconds / wiki_mb)
+        for v, w in zip(vault_builds, wiki_builds, strict=True)
+    ]
+    ratio = median(ratios)
+    v_cold, w_cold = (
+        median([b.seconds for b in vault_builds]),
+        median([b.seconds for b in wiki_builds]),
+    )
+    rows = [
+        Row(
+            "cold check, vault",
+            check.seconds,
+            f"{check.seconds / vault_mb:.2f} s/MB",
+            note=f"{vault_mb:.1f} MB of notes",
+        ),
+        Row(
+            f"cold build, vault ({builds}x)",
+            v_cold,
+            f"{v_cold / vault_mb:.2f} s/MB",
+            note="each: "
+            + ", ".join(f"{b.seconds:.2f}" for b in vault_builds)
+            + f" s; site {vault_builds[-1].site_mb:.0f} MB; peak RSS {max(b.run.peak_rss_mb for b in vault_builds):.0f} MB",
+        ),
+        Row(
+            f"cold build, wiki of the same bytes ({builds}x)",
+            w_cold,
+            f"{w_cold / wiki_mb:.2f} s/MB",
+            note="each: "
+            + ", ".join(f"{b.seconds:.2f}" for b in wiki_builds)
+            + f" s; {wiki_mb:.1f} MB of pages; site {wiki_builds[-1].site_mb:.0f} MB",
+        ),
+        Row(
+            "vault's s/MB / wiki's, paired",
+            None,
+            f"{ratio:.2f}x (" + ", ".join(f"{r:.2f}" for r in ratios) + ")",
+            f"<= {BYTE_TARGET}x",
+            ratio <= BYTE_TARGET,
+        ),
+    ]
+    embedders = len(vault.section.embedders)
+    if served.shown_before == 0:
+        rows.append(
+            Row(
+                "serve: embedded section edited to served",
+                None,
+                "not measured",
+                f"<= {SERVE_TARGET} s",
+                note=f"none of the {embedders} embedding pages shows the section's text: embeds are not rendered",
+            )
+        )
+    else:
+        middle = median(served.edits) if served.edits else float("inf")
+        rows.append(
+            Row(
+                f"serve: embedded section edited to served ({len(served.edits)}x)",
+                middle,
+                "each: " + ", ".join(f"{s:.2f}" for s in served.edits),
+                f"median <= {SERVE_TARGET} s",
+                middle <= SERVE_TARGET,
+                note=f"the hub and {embedders} embedding pages ({served.shown_before} showed the section before); "
+                f"serve answered {served.start_seconds:.2f} s after it started; peak RSS {served.run.peak_rss_mb:.0f} MB",
+            )
+        )
+    print(f"\nN = {len(vault.notes):,} notes: figures from this one run")
+    print(table(rows, limit))
+    print(f"  load average at the end: {load_average()}")
+
+
+if __name__ == "__main__":
+    main()
