@@ -52,6 +52,7 @@ class SearchIndex:
     def index(self) -> IndexFiles:
         from kbtool.search.engine import IndexFiles, IndexMissing
 
+        self.wiki.take_changes()  # what the watcher saw since, counted in the generation
         if self._generation != self.wiki.generation or not self._has_index(self.home):
             self._update()
         try:

@@ -86,19 +86,36 @@ class AgentWiki:
         self._disk_valid = True
         self.generation += 1
 
-    def _take_changes(self) -> None:
+    def take_changes(self) -> None:
+        """Read again the files the watcher saw change, if any."""
         with self._changed_lock:
             changed, self._changed = self._changed, set()
-        if changed:
-            self.state.session.scan(changed)
-            self.state._disk_changed = True  # the next check asks the disk about links too
-            self._stale = True
-            self._disk_valid = False
-            self.generation += 1
+        if not changed:
+            return
+        session = self.state.session
+        before = session.disk.digests() if session.disk is not None else None
+        session.scan(changed)
+        now = session.disk.digests() if session.disk is not None else None
+        if now == before and all(self._page_of(path) for path in changed):
+            return  # pages written as they were: this server's own writes, seen again
+        self.state._disk_changed = True  # the next check asks the disk about links too
+        self._stale = True
+        self._disk_valid = False
+        self.generation += 1
+
+    def _page_of(self, full: str) -> bool:
+        """Whether the absolute path ``full`` is (or would be) a page of the wiki."""
+        relative = self.state.relative(full)
+        return relative is not None and self.state.kind_of(relative) is not None
+
+    def settle(self) -> None:
+        """Leave the store's check as the disk is (a draft's check may be the last made)."""
+        if self._state is not None and self._stale:
+            self.checked()
 
     def checked(self) -> WikiState:
         """The session, checked as the disk is now."""
-        self._take_changes()
+        self.take_changes()
         state = self.state
         if self._stale or not state.pages:
             state.buffers.clear()
@@ -109,7 +126,7 @@ class AgentWiki:
 
     def diagnostics(self) -> dict[str, list[Diagnostic]]:
         """path -> the reported diagnostics of the wiki as the disk is."""
-        self._take_changes()
+        self.take_changes()
         if not self._disk_valid:
             self.checked()
         return self._disk

@@ -85,5 +85,8 @@ def run(args: argparse.Namespace) -> int:
         stop.set()
         with wiki.lock:
             index.close()
-            wiki.close()
+            try:
+                wiki.settle()
+            finally:
+                wiki.close()
     return 0

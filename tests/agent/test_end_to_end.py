@@ -142,3 +142,21 @@ async def test_streamable_http_on_the_loopback(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(20)
+
+
+async def test_a_page_written_by_someone_else_is_seen(tmp_path: Path) -> None:
+    import asyncio
+
+    root = small_wiki(tmp_path / "repo")
+    async with connect(root) as agent:
+        await agent.call("search", query="注意力")  # the server has checked the wiki
+        other = page_text("# Other\n\nA quokka links [it](concepts/attention.md).\n")
+        (root / "wiki/other.md").write_text(other, encoding="utf-8")
+        for _ in range(100):  # the watcher tells the server within a fraction of a second
+            found = await agent.call("search", query="quokka")
+            if found["total"]:
+                break
+            await asyncio.sleep(0.1)
+        assert [hit["path"] for hit in found["hits"]] == ["wiki/other.md"]
+        links = await agent.call("links", path="wiki/concepts/attention.md")
+        assert "wiki/other.md" in {b["path"] for b in links["backlinks"]}
