@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kbtool.atomic import write_atomic
 from kbtool.commands import load_project_config
+from kbtool.config import Config
 from kbtool.errors import KbtoolError, UsageError
 
 
@@ -42,6 +43,20 @@ def _inside(root: Path, path: str, what: str) -> str:
     return relative
 
 
+def _left_out_folder(config: Config, destination: str) -> str | None:
+    """The hidden folder (``.obsidian/``, ``.git/``), or kbtool's cache or site folder, that
+    ``destination`` would be in; None when it is in none."""
+    from kbtool.discover import left_out, templates_folder
+
+    folders = left_out(config) - {templates_folder(config.root) or ""}
+    parts = destination.split("/")
+    for end in range(1, len(parts) + 1):
+        folder = "/".join(parts[:end])
+        if parts[end - 1].startswith(".") or folder in folders:
+            return folder + ("/" if end < len(parts) else "")
+    return None
+
+
 def run(args: argparse.Namespace) -> int:
     from kbtool.edits.moves import moved_path, plan_move
     from kbtool.edits.spans import StaleEdit, apply_edits
@@ -59,6 +74,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{destination} exists; kbtool mv never overwrites")
     if destination == source or destination.startswith(source + "/"):
         raise UsageError(f"cannot move {source} into itself")
+    refused = _left_out_folder(config, destination)
+    if refused is not None:
+        raise UsageError(
+            f"{destination}: {refused} is hidden or kbtool's own, and holds no page; "
+            "kbtool mv never moves there"
+        )
 
     wiki = load_wiki(config)
     plan = plan_move(

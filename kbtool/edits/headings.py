@@ -8,6 +8,8 @@ from collections.abc import Callable
 
 from kbtool.edits.moves import MovePlan
 from kbtool.edits.spans import TextEdit, decode, split_lines
+from kbtool.edits.vault_headings import PartEdit, part_edits
+from kbtool.model import Link
 from kbtool.parse.slugs import slugify, unique_slugs
 from kbtool.wiki import Status, Wiki
 
@@ -51,6 +53,13 @@ def plan_heading_rename(
         if target.status is not Status.OK:
             continue
         raw_anchor = item.link.target.partition("#")[2]
+        if wiki.obsidian and not item.link.in_frontmatter:
+            encoded = item.link.kind != "wikilink"
+            changes = part_edits(raw_anchor, encoded, headings, line, new_text, renamed)
+            if changes:
+                lines_of = _page_lines(page_lines, item.page.path, read)
+                _vault_edits(plan, item.page.path, item.link, raw_anchor, lines_of, changes)
+            continue
         if item.link.kind == "wikilink":
             # A wikilink names the heading by its text or its slug.
             if slugify(target.anchor) != old_slug and target.anchor != old_slug:
@@ -76,6 +85,43 @@ def plan_heading_rename(
         else:
             plan.edits.setdefault(item.page.path, []).append(located)
     return plan
+
+
+def _page_lines(
+    page_lines: dict[str, list[str]], path: str, read: Callable[[str], bytes]
+) -> list[str]:
+    """``path``'s lines, read once (none when it cannot be read)."""
+    if path not in page_lines:
+        try:
+            text = decode(read(path))[1]
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        page_lines[path] = [t for t, _ in split_lines(text)]
+    return page_lines[path]
+
+
+def _vault_edits(
+    plan: MovePlan,
+    path: str,
+    link: Link,
+    raw_anchor: str,
+    lines: list[str],
+    changes: list[PartEdit],
+) -> None:
+    """The edits of a vault link's ``#`` parts that name the renamed heading."""
+    number = link.span.line
+    line = lines[number - 1] if 1 <= number <= len(lines) else ""
+    at = line.find("#" + raw_anchor, max(link.span.col - 1, 0))
+    if at < 0:
+        plan.problems.append(
+            f"{path}:{number}: anchor '#{raw_anchor}' not found as written; left as it was"
+        )
+        return
+    start = at + 2  # the 1-based column of the anchor's first character
+    for change in changes:
+        plan.edits.setdefault(path, []).append(
+            TextEdit(path, number, start + change.start, start + change.end, change.new, change.old)
+        )
 
 
 def _anchor_edit(
