@@ -99,6 +99,7 @@ _RULES = [
     # Build
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
     Rule("KB502", "error", "page cannot be rendered: kbtool's renderer failed (please report it)"),
+    Rule("KB503", "warning", "embed of a note that embeds it back, or nested past the limit"),
     Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
     # Project rules
     Rule("KB601", "error", "project rule cannot be loaded (file, import or entry point)"),

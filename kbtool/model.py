@@ -126,6 +126,8 @@ class Page:
     #: the blocks named by a ``^id`` (flavor "obsidian"), in the order written; an id given
     #: twice is listed twice (KB231), links land on the first
     blocks: tuple[Block, ...] = ()
+    #: the notes it shows in place (``![[Note#part]]``), as written
+    embeds: tuple[str, ...] = ()
 
     @property
     def meta(self) -> dict[str, Any]:

@@ -115,8 +115,10 @@ class Engine:
         if held is None or held[0] != digest:
             self.revision += 1
             self._inputs[id] = (digest, value, load)
-        elif load is None:  # an equal value, but this one is current (a store's connection)
-            self._inputs[id] = (digest, value, None)
+        elif load is None or held[1] is UNSET:
+            # An equal value, but this one, or what loads it, is current (a store's
+            # connection); a value loaded already is kept.
+            self._inputs[id] = (digest, value, load)
 
     def unset(self, input: Input[Any], keys: Iterable[str]) -> None:
         """Take the input away for ``keys`` (pages gone): reads of it give ``ABSENT``."""

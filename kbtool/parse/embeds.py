@@ -11,10 +11,12 @@ The size goes to the token's ``meta`` (``width``, ``height``) for the renderer.
 
 from __future__ import annotations
 
+import posixpath
 import re
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
 
 #: ``[[target]]`` or ``[[target|label]]``; the same pattern as a wikilink's
 #: (:data:`kbtool.parse.markdown.WIKILINK`), anchored at the embed's ``[[``.
@@ -72,3 +74,14 @@ def _image_sizes(state: StateInline) -> None:
         token.meta = {**(token.meta or {}), "width": match.group(1)}
         if match.group(2):
             token.meta["height"] = match.group(2)
+
+
+def embedded_notes(inline: Token) -> list[str]:
+    """The targets of the embeds of notes (not of other files) in an inline token."""
+    found = []
+    for child in inline.children or ():
+        if child.type == "wikilink_embed":
+            target = str(child.meta["target"])
+            if posixpath.splitext(target.split("#", 1)[0])[1].lower() in ("", ".md"):
+                found.append(target)
+    return found

@@ -25,6 +25,7 @@ from kbtool.parse.block_ids import found_blocks
 from kbtool.parse.callouts import callout_problems
 from kbtool.parse.cells import CellOptionsError, split_info
 from kbtool.parse.cjk_emphasis import cjk_emphasis_plugin
+from kbtool.parse.embeds import embedded_notes
 from kbtool.parse.notebook_cells import is_code_cell, region_lines
 from kbtool.parse.obsidian import obsidian_plugin
 from kbtool.parse.slugs import unique_slugs
@@ -82,6 +83,8 @@ class Body:
     problems: list[Problem] = field(default_factory=list)
     #: the blocks given an id (``^id``, Obsidian's flavor only)
     blocks: list[Block] = field(default_factory=list)
+    #: the notes shown in place (``![[Note#part]]``, Obsidian's flavor only), as written
+    embeds: list[str] = field(default_factory=list)
     first_h1: str | None = None
     #: markdown-it's tokens, for a renderer in the same process (never stored)
     tokens: list[Token] = field(default_factory=list)
@@ -109,6 +112,7 @@ def parse_body(source: str, path: str, flavor: str = "gfm") -> Body:
         elif token.type == "inline" and token.map:
             _collect_links(md, token, lines, path, body.links, references, blocks)
             _collect_code_paths(token, lines, body.code_paths)
+            body.embeds += embedded_notes(token)
         elif token.type == "fence" and token.map:
             _collect_cell(token, len(body.cells), body, lines, in_regions)
     for (level, text, line), slug in zip(

@@ -58,6 +58,7 @@ def parse_page_tokens(
         slugs=frozenset(h.slug for h in body.headings),
         code_paths=tuple(body.code_paths),
         blocks=tuple(body.blocks),
+        embeds=tuple(body.embeds),
     )
     return page, body.tokens
 

@@ -34,6 +34,9 @@ class SiteContext:
     similar: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the recent changes, newest first (:mod:`kbtool.render.changes`)
     changes: tuple[Change, ...] = ()
+    #: each page that shows notes in place: the digest of what it shows with them, and the
+    #: notes it shows (``stages/embeds.py``)
+    embeds: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
     @property
     def t(self) -> Callable[..., str]:

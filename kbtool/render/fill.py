@@ -9,11 +9,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from html import escape
 
+from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import PageResult
 from kbtool.model import Link, Page, Span
+from kbtool.obsidian_links import subpath_parts
+from kbtool.parse.slugs import slugify
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_outputs
+from kbtool.render.embeds import DEPTH, EmbedSource, framed, notice, part_of, without_ids
 from kbtool.render.markdown import Hole, PageBody
 from kbtool.render.sanitize import sanitize_html
 from kbtool.wiki import Status, Target, Wiki
@@ -23,9 +27,14 @@ COPYABLE = frozenset(
     (".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp", ".ico", ".pdf")
     + (".mp4", ".webm", ".mp3", ".ogg", ".wav", ".csv", ".txt", ".json", ".zip")
 )
-#: What ``![[name]]`` shows as an image.
+#: What ``![[name]]`` shows as an image, as a player, or in a frame.
 IMAGES = frozenset((".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp"))
+AUDIO = frozenset((".mp3", ".wav", ".ogg", ".m4a", ".flac", ".webm.audio"))
+VIDEO = frozenset((".mp4", ".webm", ".ogv", ".mov", ".mkv"))
 _HOLE = re.compile("\x00([0-9]+)\x00")
+#: where an embed goes until the body is sanitised (its own HTML is not the page's to clean)
+_EMBEDDED = re.compile("\ue000([0-9]+)\ue001")
+_ALONE = re.compile("<p>\ue000([0-9]+)\ue001</p>")
 
 
 @dataclass
@@ -50,6 +59,15 @@ class _Filler:
     t: Callable[..., str]
     outputs: CellOutputs = field(default_factory=CellOutputs)
     files: set[str] = field(default_factory=set)
+    #: where embedded notes' bodies come from (None: embeds show as links)
+    embeds: EmbedSource | None = None
+    #: the pages whose embeds show this body, outermost first
+    stack: tuple[str, ...] = ()
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    #: the embeds refused (a loop, too deep) while showing this page's, by every filler
+    refusals: list[str] = field(default_factory=list)
+    #: the HTML of each embed, put in after the body is sanitised
+    embedded: list[str] = field(default_factory=list)
 
     def fill(self, hole: Hole) -> str:
         kind = hole[0]
@@ -82,14 +100,74 @@ class _Filler:
         return f'<img src="{escape(url)}" alt="{escape(alt)}"{title_attr}{size} loading="lazy">'
 
     def _embed(self, name: str, label: str, width: str, height: str) -> str:
-        """``![[name]]``: an image by its name (or its path from this page), at its size; any
-        other file or note, for now, a link to it."""
-        if posixpath.splitext(name.split("#", 1)[0])[1].lower() not in IMAGES:
-            return self._wikilink(name, label)
+        """``![[name]]``: an image by its name (or its path from this page), at its size; a
+        sound or a video in the browser's player, a PDF in a frame; a note, or one of its
+        sections or blocks, in place; any other file a link to it."""
+        extension = posixpath.splitext(name.split("#", 1)[0])[1].lower()
         target = self._resolve(name, "wikilink")
-        url = self._url(target) or self._url(self._resolve(name, "link"))
-        alt = "" if width else label
-        return self._img(url, alt or posixpath.basename(name), "", width, height)
+        if extension in IMAGES:
+            url = self._url(target) or self._url(self._resolve(name, "link"))
+            alt = "" if width else label
+            return self._img(url, alt or posixpath.basename(name), "", width, height)
+        if extension in AUDIO | VIDEO or extension == ".pdf":
+            url = self._url(target)
+            if url is None:
+                return self._wikilink(name, label)
+            return self._put_aside(_media(extension, escape(url), label or name))
+        if target.page is None or self.embeds is None:
+            return self._wikilink(name, label)
+        element = self._element_id(target.anchor, target.page)
+        refused = len(self.refusals)
+        html = self._note(target.page, element, name, label)
+        if not self.stack and len(self.refusals) > refused:  # this page's own embed, reported
+            self._report(name, self.refusals[refused])
+        return self._put_aside(html)
+
+    def _put_aside(self, html: str) -> str:
+        self.embedded.append(html)
+        return f"\ue000{len(self.embedded) - 1}\ue001"
+
+    def _note(self, page: Page, anchor: str | None, name: str, label: str) -> str:
+        """Another note's body, section or block, framed, its holes filled from its place."""
+        assert self.embeds is not None
+        # A note shown inside itself, through others or (but a part of it, once) directly.
+        if page.path in self.stack or (page.path == self.page.path and not anchor):
+            return self._refuse(name, "shows a note it is shown in")
+        if len(self.stack) > DEPTH:
+            return self._refuse(name, f"is nested more than {DEPTH} embeds deep")
+        body = self.embeds.body_of(page.path)
+        part = part_of(body, anchor) if body is not None else None
+        if body is None or part is None:
+            return notice(f"{name}: nothing to show")
+        # What it finds wrong is reported on the embed of the page being rendered.
+        inner = _Filler(
+            page, self.output, self.wiki, None, self.t, self.outputs, self.files, self.embeds,
+            (*self.stack, self.page.path), refusals=self.refusals,
+        )  # fmt: skip
+        html = _HOLE.sub(lambda m: inner.fill(body.holes[int(m.group(1))]), part)
+        html = _put_back(sanitize_html(html) if body.raw_html else html, inner.embedded)
+        title = label or page.title + (f" › {_shown_anchor(name)}" if anchor else "")
+        return framed(without_ids(html), title, self._url(self._resolve(name, "wikilink")))
+
+    def _element_id(self, anchor: str | None, page: Page) -> str | None:
+        """The id of the element a link's ``#`` part names on ``page``: in a vault, where a
+        heading is named by its text (``#A#B``: by its last part), its slug."""
+        config = self.wiki.config
+        if not anchor or not (config.flavor == "obsidian" or config.wiki == "."):
+            return anchor
+        parts = subpath_parts(anchor)
+        last = parts[-1] if parts else anchor
+        return last if last.startswith("^") or last in page.slugs else slugify(last)
+
+    def _refuse(self, name: str, why: str) -> str:
+        self.refusals.append(f"![[{name}]]' in '{self.page.path}' {why}")
+        return self._wikilink(name, "")
+
+    def _report(self, name: str, why: str) -> str:
+        line = next((ln.span.line for ln in self.page.links if ln.target == name), 1)
+        message = f"embed '![[{name}]]' cannot be shown whole: '{why}, shown as a link"
+        self.diagnostics.append(diagnostic("KB503", Span(self.page.path, line), message))
+        return message
 
     def _wikilink(self, name: str, label: str) -> str:
         target = self._resolve(name, "wikilink")
@@ -100,7 +178,9 @@ class _Filler:
         return f'<a class="wikilink" href="{escape(url)}">{escape(shown, quote=False)}</a>'
 
     def _cell(self, index: int) -> str:
-        cell = next(c for c in self.page.cells if c.index == index)
+        cell = next((c for c in self.page.cells if c.index == index), None)
+        if cell is None:  # an embedded note's cell, its page known by its facts alone
+            return ""
         result = self.result.cell(index) if self.result else None
 
         def file_src(name: str) -> str:
@@ -116,7 +196,8 @@ class _Filler:
         if target.status not in (Status.OK, Status.AMBIGUOUS) or target.path is None:
             return None
         if target.page is not None:
-            return urls.href(self.output, urls.page_output(target.page.path), target.anchor)
+            element = self._element_id(target.anchor, target.page)
+            return urls.href(self.output, urls.page_output(target.page.path), element)
         extension = posixpath.splitext(target.path)[1].lower()
         config = self.wiki.config
         inside = config.wiki == "." or any(  # a vault's wiki is the whole of it
@@ -129,18 +210,48 @@ class _Filler:
         return urls.href(self.output, target.path, target.anchor)
 
 
+def _media(extension: str, url: str, label: str) -> str:
+    """A sound or a video in the browser's own player, a PDF in a frame."""
+    if extension in AUDIO:
+        return f'<audio class="embed-media" controls src="{url}"></audio>'
+    if extension in VIDEO:
+        return f'<video class="embed-media" controls src="{url}"></video>'
+    title = escape(label)
+    return f'<iframe class="embed-pdf" src="{url}" title="{title}" loading="lazy"></iframe>'
+
+
+def _shown_anchor(name: str) -> str:
+    """The part of ``Note#A#B`` or ``Note#^id`` an embed's title names: ``B``, ``^id``."""
+    return name.rsplit("#", 1)[-1]
+
+
+def _put_back(html: str, embedded: list[str]) -> str:
+    """The embeds in their places; one alone in its paragraph instead of the paragraph."""
+    if not embedded:
+        return html
+    html = _ALONE.sub(lambda m: embedded[int(m.group(1))], html)
+    return _EMBEDDED.sub(lambda m: embedded[int(m.group(1))], html)
+
+
 def fill_body(
-    body: PageBody, page: Page, wiki: Wiki, result: PageResult | None, t: Callable[..., str]
+    body: PageBody,
+    page: Page,
+    wiki: Wiki,
+    result: PageResult | None,
+    t: Callable[..., str],
+    embeds: EmbedSource | None = None,
 ) -> RenderedBody:
-    """``body`` with every hole filled, sanitised whole if the page has raw HTML."""
-    filler = _Filler(page, urls.page_output(page.path), wiki, result, t)
+    """``body`` with every hole filled, sanitised whole if the page has raw HTML (but for
+    what embeds show: made here, from pages that were sanitised by the same rule)."""
+    filler = _Filler(page, urls.page_output(page.path), wiki, result, t, embeds=embeds)
     html = _HOLE.sub(lambda m: filler.fill(body.holes[int(m.group(1))]), body.html)
     if body.raw_html:
         html = sanitize_html(html)
+    html = _put_back(html, filler.embedded)
     return RenderedBody(
         html,
         body.title_id,
-        list(body.diagnostics),
+        list(body.diagnostics) + filler.diagnostics,
         dict(filler.outputs.figures),
         dict(filler.outputs.images),
         frozenset(filler.files),

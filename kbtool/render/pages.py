@@ -16,6 +16,7 @@ from kbtool.model import Heading
 from kbtool.render import urls
 from kbtool.render.card import Ref
 from kbtool.render.context import SiteContext
+from kbtool.render.embeds import EmbedSource
 from kbtool.render.fill import fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.templates import environment
@@ -45,25 +46,27 @@ def result_digest(result: PageResult | None) -> str:
 
 
 #: what a page's key is made of (see :func:`page_key_parts`)
-PageKeyParts = tuple[bytes, str, str, str, tuple[Ref, ...]]
+PageKeyParts = tuple[bytes, str, str, str, tuple[Ref, ...], str]
 
 
 def page_key_parts(site: SiteContext, path: str, digest: str) -> PageKeyParts:
     """What the key of the page's HTML is made of: everything it depends on. Its file
     (``digest``), what it shows of other pages (titles of related pages, sources, backlinks,
     neighbours: its PageInfo, whose digest its listing holds), its cell results and similar
-    pages (as the page shows them: path, title, type), and the settings (the renderer's own
-    code is in the output record's key). Compared as they are, every page at every build:
-    the similar pages' refs are the very objects of the last build while unchanged."""
+    pages (as the page shows them: path, title, type), what the notes it embeds show of
+    themselves, and the settings (the renderer's own code is in the output record's key).
+    Compared as they are, every page at every build: the similar pages' refs are the very
+    objects of the last build while unchanged."""
     info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
     similar = tuple(site.listings[other].card.ref for other in site.similar.get(path, ()))
-    return (site.common_key_bytes, digest, info, results, similar)
+    embeds = site.embeds[path][0] if path in site.embeds else ""
+    return (site.common_key_bytes, digest, info, results, similar, embeds)
 
 
 def key_of(parts: PageKeyParts) -> str:
-    common, digest, info, results, similar = parts
+    common, digest, info, results, similar, embeds = parts
     key = hashlib.blake2b(common, digest_size=16)
-    for part in (digest, info, results):
+    for part in (digest, info, results, embeds):
         key.update(part.encode())
     key.update("\x01".join("\x00".join(ref.parts()) for ref in similar).encode())
     return key.hexdigest()
@@ -85,7 +88,8 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     info = site.infos[path]
     output = urls.page_output(path)
     t = site.t
-    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t)
+    embeds = EmbedSource(site.bodies.get)
+    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t, embeds)
 
     def link(ref: Ref) -> str:
         return urls.href(output, ref.output)

@@ -4,12 +4,14 @@ when the scan found something changed)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
 from kbtool import collector
 from kbtool.config import Config
 from kbtool.diagnostics import filter_diagnostics, sort_key
+from kbtool.engine.persist import save
 from kbtool.execute.results import PageResult
 from kbtool.parse.digest import content_digest
 from kbtool.progress import Progress
@@ -19,6 +21,7 @@ from kbtool.reuse.values import WHOLE, Reuse
 from kbtool.stages.build_report import BuildReport
 from kbtool.stages.cells import run_cells
 from kbtool.stages.check import CheckRun, check_wiki
+from kbtool.stages.embeds import embedded
 from kbtool.stages.history import site_changes
 from kbtool.stages.listed import listings_digest
 from kbtool.stages.load import Loaded, load_pages
@@ -110,6 +113,9 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
     site = SiteContext(
         config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
     )
+    site = replace(site, embeds=embedded(run, loaded, site, listed))
+    if run.use_store:
+        save(run.reuse.engine, store)
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
     report.outputs = len(plan.outputs)

@@ -70,10 +70,13 @@ def stage(
     reused = len(outputs)
     stale = with_data(site, stale)
     paths = list(dict.fromkeys(item.path for item in stale if isinstance(item, PerPage)))
-    # What rendering the stale pages reads, read here before the workers fork.
+    # What rendering the stale pages reads, read here before the workers fork: the notes
+    # they show in place too.
     loaded.pages.load(paths)
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
-    site = replace(site, bodies=fetch_bodies(run, loaded, paths), infos=infos)
+    shown = [p for path in paths if path in site.embeds for p in site.embeds[path][1]]
+    bodies = fetch_bodies(run, loaded, list(dict.fromkeys(paths + shown)))
+    site = replace(site, bodies=bodies, infos=infos)
     run.clock.lap("reuse")
     from kbtool.progress import Progress
 

@@ -1,0 +1,86 @@
+"""``![[Note]]``, ``![[Note#Heading]]``, ``![[Note#^block]]``: another note's body, one of its
+sections or one of its blocks, shown in place with a link to where it comes from.
+
+The part is cut from the embedded note's rendered body (its HTML with holes), so it shows what
+that note's page shows; its holes are filled from that note's place in the wiki, its URLs made
+from the embedding page's. Ids inside it are dropped: the embedding page's own headings and
+blocks keep theirs. An embed inside an embedded part is shown too, up to ``DEPTH`` deep; a note
+that embeds itself, directly or through others, shows a notice instead, and a diagnostic.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from html import escape
+
+from kbtool.render.markdown import PageBody
+
+#: how many embeds deep a page shows
+DEPTH = 4
+_ID = re.compile(r'\sid="[^"]*"')
+_HEADING = re.compile(r"<h([1-6])[\s>]")
+
+
+@dataclass(frozen=True)
+class EmbedSource:
+    """Where an embed finds the notes it shows: their bodies, read when first asked for."""
+
+    body_of: Callable[[str], PageBody | None]
+
+
+def part_of(body: PageBody, anchor: str | None) -> str | None:
+    """The HTML (with its holes) of the part of ``body`` an embed names: all of it, the
+    section of the heading whose id is ``anchor``, or the block whose id is ``anchor``
+    (``^id``); None if there is no such part."""
+    if not anchor:
+        return body.html
+    start = body.html.find(f' id="{escape(anchor)}"')
+    if start < 0:
+        return None
+    start = body.html.rfind("<", 0, start)
+    tag = re.match(r"<([a-zA-Z0-9]+)", body.html[start:])
+    if tag is None:
+        return None
+    name = tag.group(1).lower()
+    if anchor.startswith("^") or not re.fullmatch(r"h[1-6]", name):
+        end = _element_end(body.html, start, name)
+        return body.html[start:end]
+    level = int(name[1])
+    for heading in _HEADING.finditer(body.html, start + 1):
+        if int(heading.group(1)) <= level:
+            return body.html[start : heading.start()]
+    return body.html[start:]
+
+
+def _element_end(html: str, start: int, name: str) -> int:
+    """Where the element that starts at ``start`` ends (after its closing tag)."""
+    opening = re.compile(rf"<{name}[\s>/]|</{name}>", re.IGNORECASE)
+    depth = 0
+    for match in opening.finditer(html, start):
+        depth += -1 if match.group().startswith("</") else 1
+        if depth == 0:
+            return match.end()
+    return len(html)
+
+
+def without_ids(html: str) -> str:
+    """``html`` with its elements' ids dropped (they are the embedded page's)."""
+    return _ID.sub("", html)
+
+
+def framed(content: str, title: str, url: str | None) -> str:
+    """An embedded part in its frame, titled with a link to its origin."""
+    link = escape(title, quote=False)
+    if url is not None:
+        link = f'<a class="embed-origin" href="{escape(url)}">{link}</a>'
+    return (
+        f'<div class="embed"><div class="embed-title">{link}</div>'
+        f'<div class="embed-body">{content}</div></div>'
+    )
+
+
+def notice(message: str) -> str:
+    """What shows in place of an embed that cannot be shown."""
+    return f'<div class="embed embed-missing">{escape(message, quote=False)}</div>'

@@ -1,0 +1,203 @@
+"""Embeds (``![[Note]]``, ``![[Note#Heading]]``, ``![[Note#^block]]``): what a page shows of
+another note is made again exactly when that part changes; and random vault edits, built
+incrementally (one-shot, in a session, after killed builds), give a clean build's site."""
+
+from __future__ import annotations
+
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from kbtool.config import load_config
+from kbtool.session import Session
+from kbtool.stages.embeds import EMBEDS
+from tests.stages.test_build_incremental import _killed_build, assert_same, build, site_files
+
+VAULT = """wiki = "."
+flavor = "obsidian"
+language = "en"
+search = false
+required = []
+types = []
+[severity]
+KB101 = "off"
+KB2 = "warning"
+KB3 = "off"
+KB503 = "warning"
+KB510 = "off"
+"""
+
+
+class RandomVault:
+    """A few notes, each of two sections and a block, some showing parts of others."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.notes: dict[str, dict[str, object]] = {}
+        for n in range(5):
+            self.add(f"n{n}")
+        for note in self.notes.values():
+            if rng.random() < 0.6:
+                note["embeds"].append(self._part())  # type: ignore[attr-defined]
+
+    def _part(self) -> str:
+        """A note, one of its sections (maybe one renamed away) or its block."""
+        return self.rng.choice(self.names()) + self.rng.choice(
+            ["", "#One", "#Two", "#^b1", "#Second"]
+        )
+
+    def add(self, name: str) -> None:
+        folder = self.rng.choice(["", "Folder/"])
+        self.notes[f"{folder}{name}.md"] = {
+            "one": f"First words of {name}.",
+            "two": f"Second words of {name}.",
+            "heading": "Two",
+            "block": self.rng.random() < 0.7,
+            "embeds": [],
+        }
+
+    def names(self) -> list[str]:
+        return sorted(Path(p).stem for p in self.notes)
+
+    def text(self, path: str) -> str:
+        note = self.notes[path]
+        lines = [f"# {Path(path).stem}", "", "## One", "", str(note["one"]), ""]
+        lines += [f"## {note['heading']}", "", str(note["two"]), ""]
+        if note["block"]:
+            lines += [f"A block of {Path(path).stem} ^b1", ""]
+        lines += [f"![[{embed}]]" for embed in note["embeds"]]  # type: ignore[attr-defined]
+        return "\n".join(lines) + "\n"
+
+    def edit(self) -> str:
+        rng = self.rng
+        path = rng.choice(sorted(self.notes))
+        note = self.notes[path]
+        action = rng.choice(["one", "two", "heading", "block", "embed", "embed", "unembed", "add"])
+        if action in ("one", "two"):
+            note[action] = f"{action} rewritten {rng.randint(0, 999)}."
+        elif action == "heading":
+            note["heading"] = rng.choice(["Two", "Second", "Two again"])
+        elif action == "block":
+            note["block"] = not note["block"]
+        elif action == "embed":
+            note["embeds"].append(self._part())  # type: ignore[attr-defined]
+        elif action == "unembed" and note["embeds"]:
+            note["embeds"].pop(0)  # type: ignore[attr-defined]
+        elif action == "add":
+            name = f"n{len(self.notes) + rng.randint(0, 3)}"
+            if name not in self.names():
+                self.add(name)
+                path = name
+        return f"{action} {path}"
+
+    def write(self, root: Path) -> None:
+        for old in root.rglob("*.md"):
+            old.unlink()
+        for path in self.notes:
+            (root / path).parent.mkdir(parents=True, exist_ok=True)
+            (root / path).write_text(self.text(path))
+        (root / "kbtool.toml").write_text(VAULT)
+
+
+def clean_build(vault: RandomVault, root: Path) -> tuple[bool, dict[str, bytes]]:
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir()
+    vault.write(root)
+    ok = build(root)
+    return ok, site_files(root) if ok else {}
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
+def test_random_vault_edits_build_as_a_clean_build(
+    tmp_path: Path, seed: int, serving: bool
+) -> None:
+    vault = RandomVault(random.Random(seed))
+    live, scratch = tmp_path / "live", tmp_path / "clean"
+    live.mkdir()
+    vault.write(live)
+    kept = Session(load_config(live)) if serving else None
+    assert build(live, kept)
+    history: list[str] = []
+    shown = 0
+    for _ in range(12):
+        history.append(vault.edit())
+        vault.write(live)
+        ok = build(live, kept)
+        clean_ok, clean = clean_build(vault, scratch)
+        assert ok == clean_ok, history
+        if ok:
+            assert_same(live, clean, history)
+            shown += sum(b'class="embed"' in data for data in clean.values())
+    assert shown  # some edits did show notes in place
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_builds_after_killed_ones_show_embeds_as_a_clean_build(tmp_path: Path, seed: int) -> None:
+    rng = random.Random(100 + seed)
+    vault = RandomVault(rng)
+    live, scratch = tmp_path / "live", tmp_path / "clean"
+    live.mkdir()
+    vault.write(live)
+    assert build(live)
+    history: list[str] = []
+    for _ in range(4):
+        history.append(vault.edit())
+        vault.write(live)
+        _killed_build(live, rng)
+        history.append(vault.edit())
+        vault.write(live)
+        ok = build(live)
+        clean_ok, clean = clean_build(vault, scratch)
+        assert ok == clean_ok, history
+        if ok:
+            assert_same(live, clean, history)
+
+
+def _vault(root: Path) -> Path:
+    root.mkdir()
+    (root / "kbtool.toml").write_text(VAULT)
+    (root / "A.md").write_text("# A\n\nIntro.\n\n![[B#Two]]\n")
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond.\n")
+    (root / "C.md").write_text("# C\n\nNothing shown.\n")
+    return root
+
+
+def _rendered(root: Path) -> dict[str, float]:
+    site = root / "site"
+    return {p.name: p.stat().st_mtime_ns for p in site.glob("*.html")}
+
+
+@pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
+def test_an_edit_to_the_embedded_section_renders_exactly_the_pages_that_show_it(
+    tmp_path: Path, serving: bool
+) -> None:
+    root = _vault(tmp_path / "vault")
+    kept = Session(load_config(root)) if serving else None
+    assert build(root, kept)
+    assert "Second." in (root / "site/A.html").read_text()
+    before = _rendered(root)
+    made = kept.reuse.engine.made[EMBEDS.name] if kept is not None else 0
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst, edited.\n\n## Two\n\nSecond.\n")
+    assert build(root, kept)
+    after = _rendered(root)
+    assert after["A.html"] == before["A.html"]  # the part it shows is as it was
+    assert after["B.html"] != before["B.html"]
+    if kept is not None:  # made again for B and A (which shows B), found the same for A
+        assert kept.reuse.engine.made[EMBEDS.name] - made == 2
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst, edited.\n\n## Two\n\nSecond, edited.\n")
+    assert build(root, kept)
+    assert "Second, edited." in (root / "site/A.html").read_text()
+    assert _rendered(root)["C.html"] == before["C.html"]
+
+
+def test_a_note_that_shows_itself_is_a_diagnostic_not_a_hang(tmp_path: Path, run_kbtool) -> None:
+    root = _vault(tmp_path / "vault")
+    (root / "C.md").write_text("# C\n\n![[D]]\n")
+    (root / "D.md").write_text("# D\n\n![[C]]\n")
+    result = run_kbtool("-C", root, "build")
+    assert "C.md:3:1: KB503" in result.out + result.err
+    assert "D.md:3:1: KB503" in result.out + result.err
