@@ -63,7 +63,10 @@ EMBEDS: Query[Embeds] = Query("embeds", _embeds, Stored(list, _decode))
 
 
 def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[str, Embeds]:
-    """Each page that embeds notes: the digest of what it shows, and the notes it shows."""
+    """Each page that embeds notes: the digest of what it shows, and the notes it shows.
+    (Only Obsidian's flavor has embeds: elsewhere ``![[x]]`` is an image's ``!`` and a link.)"""
+    if site.config.flavor != "obsidian":
+        return {}
     engine = run.reuse.engine
     if run.use_store:
         load(engine, run.store, [EMBEDS])
