@@ -68,6 +68,8 @@ class Config:
     rules: tuple[str, ...] = ()
     #: Seconds one project rule may take on one page.
     rule_timeout: float = 2.0
+    #: A vault's home note, the site's front page (else Home.md, index.md or README.md).
+    home: str = ""
 
     @property
     def wiki_folders(self) -> tuple[str, ...]:
@@ -152,6 +154,11 @@ def _rule_files(value: Any) -> tuple[str, ...] | None:
     if any(p is None or not p.endswith(".py") for p in paths) or len(set(paths)) != len(paths):
         return None
     return paths  # type: ignore[return-value]
+
+
+def _home_note(value: Any) -> str | None:
+    path = _folder(value)
+    return path if path is not None and path.endswith(".md") else None
 
 
 def _positive_number(value: Any) -> float | None:
@@ -272,6 +279,12 @@ SCHEMA: dict[str, tuple[str, Callable[[Any], Any], str, str]] = {
         _positive_number,
         "seconds > 0",
         "time one project rule may take on one page",
+    ),
+    "home": (
+        "home",
+        _home_note,
+        "a .md file in the repository",
+        "a vault's home note, the site's front page (else Home.md, index.md or README.md)",
     ),
 }
 

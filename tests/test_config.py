@@ -41,6 +41,7 @@ VALID: dict[str, Any] = {
     "duplicate-threshold": 0.9,
     "rules": ["wiki_rules.py", "tools/more_rules.py"],
     "rule-timeout": 0.5,
+    "home": "Start/Home.md",
 }
 
 #: A wrong value for every key.
@@ -73,6 +74,7 @@ WRONG: dict[str, Any] = {
     "duplicate-threshold": 1.5,
     "rules": ["../outside.py"],
     "rule-timeout": -1,
+    "home": "../Home.md",
 }
 
 

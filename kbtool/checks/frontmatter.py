@@ -8,6 +8,7 @@ from datetime import date
 from typing import Any
 
 from kbtool.checks.base import diagnostic, did_you_mean
+from kbtool.config import WHOLE
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page, Span
 from kbtool.wiki import Wiki
@@ -65,13 +66,19 @@ def check_required_keys(wiki: Wiki) -> Iterator[Diagnostic]:
                 yield diagnostic("KB106", span, f"required key '{key}' is missing")
 
 
+#: Keys Obsidian reads from a string as well as from a list: one tag, one alias.
+_ONE_OR_MORE = frozenset({"tags", "aliases"})
+
+
 def check_value_types(wiki: Wiki) -> Iterator[Diagnostic]:
+    config = wiki.config
+    vault = config.wiki == WHOLE or config.flavor == "obsidian"
     for page in _wiki_pages_with_frontmatter(wiki):
         for key, value in page.meta.items():
             if key not in _TYPES or value is None:
                 continue
             accepts, expected = _TYPES[key]
-            if accepts(value):
+            if accepts(value) or vault and key in _ONE_OR_MORE and isinstance(value, str):
                 continue
             message = f"'{key}' must be {expected}, not {_kind(value)}"
             if expected == "a list of strings" and isinstance(value, str):

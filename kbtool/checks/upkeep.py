@@ -34,6 +34,7 @@ from kbtool.checks.wiki_view import (
 from kbtool.diagnostics import Diagnostic
 from kbtool.engine import Engine, Query, Reads, Stored
 from kbtool.model import Page, Span
+from kbtool.parse import fields
 from kbtool.parse.frontmatter import split_frontmatter
 from kbtool.wiki import Wiki
 
@@ -41,11 +42,9 @@ CODES = ("KB306", "KB307", "KB308")
 
 
 def aliases_of(page: Page) -> tuple[str, ...]:
-    """The page's `aliases`, the strings of them (a wrong type is KB107's)."""
-    value = page.meta.get("aliases")
-    if not isinstance(value, list):
-        return ()
-    return tuple(a.strip() for a in value if isinstance(a, str) and a.strip())
+    """The page's `aliases`, the strings of them, or the one string (a wrong type is
+    KB107's)."""
+    return fields.aliases_of(page)
 
 
 def body_of(text: str) -> str:

@@ -26,3 +26,14 @@ def tags_of(page: Page) -> tuple[str, ...]:
         if isinstance(tag, str | int | float) and not isinstance(tag, bool) and str(tag).strip():
             seen.setdefault(str(tag).strip(), None)
     return tuple(seen)
+
+
+def aliases_of(page: Page) -> tuple[str, ...]:
+    """The page's ``aliases``, in order: a list of them, or one as a string (Obsidian reads
+    both); values that are not text, empty or hold a NUL are left out."""
+    value = page.meta.get("aliases")
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        return ()
+    return tuple(a.strip() for a in value if isinstance(a, str) and a.strip() and "\x00" not in a)

@@ -16,6 +16,7 @@ from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.site import Listing, PageInfo
+from kbtool.render.vault import home_note, is_vault
 from kbtool.wiki import Wiki
 
 
@@ -50,15 +51,41 @@ class SiteContext:
         """What the site calls page type ``name`` (``type-labels``, else the name itself)."""
         return self.config.type_labels.get(name, name)
 
+    @cached_property
+    def vault(self) -> bool:
+        """Whether the site is an Obsidian vault's (:func:`kbtool.render.vault.is_vault`)."""
+        return is_vault(self.config)
+
+    @cached_property
+    def home_note(self) -> str | None:
+        """The vault's home note, its front page (:func:`kbtool.render.vault.home_note`)."""
+        return home_note(self.config, self.listings)
+
+    def type_names(self) -> list[str]:
+        """The page types with a page of their own: every configured type, then the others
+        the pages use; in a vault, only the types its notes use."""
+        used = {item.card.type for item in self.listings.values()} - {"", "source"}
+        configured = list(self.config.types)
+        if self.vault:
+            configured = [name for name in configured if name in used]
+        return configured + sorted(used - set(self.config.types))
+
     def nav_types(self) -> list[tuple[str, str]]:
-        """(label, URL from the site root) of each configured page type."""
-        return [(self.type_label(name), urls.type_output(name)) for name in self.config.types]
+        """(label, URL from the site root) of each configured page type; in a vault, of each
+        type its notes use."""
+        names = self._nav_type_names
+        return [(self.type_label(name), urls.type_output(name)) for name in names]
+
+    @cached_property
+    def _nav_type_names(self) -> tuple[str, ...]:
+        return tuple(self.type_names()) if self.vault else self.config.types
 
     @cached_property
     def nav_inline(self) -> tuple[int, int]:
         """How many page types the navigation shows in its line on a laptop and on a wide
         screen (:mod:`kbtool.render.nav`); the rest are in its menu."""
-        fixed = [self.t(key) for key in ("home", "sources", "graph", "nav_more")]
+        links = ("folders", "graph", "unresolved") if self.vault else ("sources", "graph")
+        fixed = [self.t(key) for key in ("home", *links, "nav_more")]
         labels = [label for label, _ in self.nav_types()]
         narrow, wide = (inline_count(self.title, fixed, labels, w) for w in (NARROW, WIDE))
         return narrow, wide
@@ -77,6 +104,8 @@ class SiteContext:
             "search_page": False,
             # where pages live, for preview.js: the links it previews lead there
             "page_folders": " ".join((*self.config.wiki_folders, self.config.sources)),
+            # a vault's navigation: its folders and its notes not created yet
+            "nav_vault": self.vault,
         }
         base.update(extra)
         return base
@@ -93,4 +122,6 @@ class SiteContext:
 
     @cached_property
     def _common_key(self) -> tuple[Any, ...]:
+        if self.vault:  # every page shows the types in the navigation, the home note its own
+            return (self.config.fingerprint(), self._nav_type_names, self.home_note)
         return (self.config.fingerprint(),)

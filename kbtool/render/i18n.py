@@ -114,6 +114,17 @@ STRINGS: dict[str, dict[str, str]] = {
         "theme_light": "Light",
         "theme_dark": "Dark",
         "theme_system": "System",
+        # A vault's site: its folders, its notes not created yet
+        "folders": "Folders",
+        "folder_notes": "Notes",
+        "folder_count": "{n} notes in this folder and the folders in it",
+        "unresolved": "Not created yet",
+        "unresolved_title": "Notes not created yet",
+        "unresolved_intro": "Notes that links lead to but that do not exist yet, as Obsidian "
+        "shows them, each with the notes that link to it.",
+        "unresolved_none": "Every link leads to a note.",
+        "linked_from": "linked from",
+        "redirect": "The home page is {title}.",
     },
     "zh": {
         "html_lang": "zh-CN",
@@ -217,6 +228,16 @@ STRINGS: dict[str, dict[str, str]] = {
         "theme_light": "浅色",
         "theme_dark": "深色",
         "theme_system": "跟随系统",
+        "folders": "文件夹",
+        "folder_notes": "笔记",
+        "folder_count": "本文件夹及其子文件夹共 {n} 篇笔记",
+        "unresolved": "未创建",
+        "unresolved_title": "尚未创建的笔记",
+        "unresolved_intro": "有链接指向、但还不存在的笔记（Obsidian 中的未创建笔记），"
+        "以及链接到它们的笔记。",
+        "unresolved_none": "每个链接都指向已有的笔记。",
+        "linked_from": "链接自",
+        "redirect": "首页是 {title}。",
     },
 }
 

@@ -14,7 +14,9 @@ from urllib.parse import quote
 
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
+from kbtool.render.folders import folder_pages, unresolved_data
 from kbtool.render.site import Listing
+from kbtool.render.vault import UNRESOLVED
 
 RECENT = 20
 HOME_TAGS = 80
@@ -75,9 +77,7 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     by_type: dict[str, list[Listing]] = defaultdict(list)
     for info in wiki_infos:
         by_type[info.card.type].append(info)
-    type_names = list(site.config.types) + sorted(
-        n for n in by_type if n and n not in site.config.types
-    )
+    type_names = site.type_names()
     for name in type_names:
         output = urls.type_output(name)
         entries = [_entry(i, output) for i in _by_title(by_type.get(name, []))]
@@ -115,20 +115,29 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     )
     home_tags = sorted(tag_counts[:HOME_TAGS])
     intro = t("home_intro", wiki=len(wiki_infos), sources=len(source_infos))
-    out.append(
-        IndexPage(
-            urls.HOME,
-            "home.html",
-            site.title,
-            {
-                "intro": intro,
-                "types": types,
-                "source_count": len(source_infos),
-                "recent": [_entry(i, urls.HOME, site.type_label(i.card.type)) for i in recent],
-                "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
-            },
+    if site.vault:
+        out += vault_pages(site, infos)
+    home = site.home_note
+    if home is not None and "/" in home:  # a home note at the root writes index.html itself
+        to = urls.href(urls.HOME, urls.page_output(home))
+        out.append(
+            IndexPage(urls.HOME, "redirect.html", site.listings[home].card.title, {"to": to})
         )
-    )
+    elif home is None:
+        out.append(
+            IndexPage(
+                urls.HOME,
+                "home.html",
+                site.title,
+                {
+                    "intro": intro,
+                    "types": types,
+                    "source_count": len(source_infos),
+                    "recent": [_entry(i, urls.HOME, site.type_label(i.card.type)) for i in recent],
+                    "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
+                },
+            )
+        )
     out.append(hubs_page(site))
     out.append(IndexPage(urls.SEARCH, "search.html", t("search"), {"search_page": True}))
     # A 404 page is served at whatever depth the missing address had, so its links cannot be
@@ -137,6 +146,21 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     out.append(IndexPage(urls.NOT_FOUND, "404.html", t("not_found_title"), {"root": root_404}))
     out.append(sitemap(site, [p.output for p in out if p.output != urls.NOT_FOUND]))
     return out
+
+
+def vault_pages(site: SiteContext, infos: list[Listing]) -> list[IndexPage]:
+    """A vault's folder pages and its page of notes not created yet."""
+
+    def entry(item: Listing, output: str) -> dict[str, str]:
+        return _entry(item, output, site.type_label(item.card.type))
+
+    pages = [
+        IndexPage(output, "folder.html", title, data)
+        for output, title, data in folder_pages(infos, site.t, entry)
+    ]
+    data = unresolved_data(infos)
+    pages.append(IndexPage(UNRESOLVED, "unresolved.html", site.t("unresolved_title"), data))
+    return pages
 
 
 def hubs_page(site: SiteContext) -> IndexPage:

@@ -20,6 +20,7 @@ from kbtool.render.embeds import EmbedSource
 from kbtool.render.fill import fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.templates import environment
+from kbtool.render.vault import folder_output
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,16 @@ def _toc(headings: tuple[Heading, ...]) -> str:
     return f"<ol>{lis}</ol>"
 
 
+def folder_trail(output: str, path: str, root: str) -> list[tuple[str, str]]:
+    """A vault note's folders, from the root's page (called ``root``) down, each with its
+    page's URL."""
+    parts = path.split("/")[:-1]
+    trail = [(root, urls.href(output, folder_output("")))]
+    for depth, name in enumerate(parts):
+        trail.append((name, urls.href(output, folder_output("/".join(parts[: depth + 1])))))
+    return trail
+
+
 def render_page(site: SiteContext, path: str) -> Rendered:
     page = site.wiki.pages[path]
     info = site.infos[path]
@@ -127,9 +138,12 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         neighbourhood=Markup(neighbourhood_svg(info, link, t("neighbourhood"))),
         hidden_neighbours=hidden_count(info),
         graph_focus=quote(path, safe="/"),
+        trail=folder_trail(output, path, t("folders")) if site.vault else [],
     )
     html = environment().get_template("page.html").render(variables)
     files: dict[str, str | bytes] = {output: html}
+    if path == site.home_note and "/" not in path:  # the same depth: the same HTML
+        files[urls.HOME] = html
     for digest, svg in body.figures.items():
         files[urls.figure_output(digest)] = svg
     files.update(body.images)

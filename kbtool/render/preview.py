@@ -49,6 +49,10 @@ _HEADING = re.compile(r'<h([1-6])\b[^>]*?\bid="([^"]*)"[^>]*>(.*?)</h\1>', re.S)
 _FOOTNOTES = re.compile(r'<hr class="footnotes-sep".*', re.S)
 _BLOCK = re.compile(r"</?(?:p|li|ul|ol|div|tr|td|th|table|blockquote|h[1-6]|br|hr|dd|dt)\b[^>]*>")
 _TAG = re.compile(r"<[^>]*>?")
+#: an element a block id names: ``<p id="^para-1">``, ``<li id="^item-2">``
+_BLOCK_ID = re.compile(r'<([a-z][a-z0-9]*)\b[^>]*?\bid="(\^[^"]*)"[^>]*>(.*?)</\1>', re.S)
+#: how many blocks a preview shows, and how much of each
+BLOCKS, BLOCK_TEXT = 40, 160
 _SPACE = re.compile(r"\s+")
 
 
@@ -84,14 +88,18 @@ def preview_data(page: Page, body: PageBody, output: str, type_label: str) -> di
     ``[anchor, heading, opening lines]``, ``m`` the formulas the opening lines show: cut to
     fit :data:`LIMIT` bytes of gzip."""
     maths: list[Tree] = []
-    opening, sections = _sections(_plain_html(body, maths))
+    plain = _plain_html(body, maths)
+    opening, sections = _sections(plain)
     sections = [(slug, _MARK.sub("", head), text) for slug, head, text in sections]
     summary = page.meta.get("summary")
-    card = {
+    card: dict[str, Any] = {
         "t": page.title,
         "y": type_label,
         "s": _clip(" ".join(str(summary).split()), OPENING) if summary else "",
     }
+    blocks = _blocks(plain)
+    if blocks:  # a vault's note: what a link to one of its blocks shows
+        card["b"] = blocks
     o = _clip(opening or (sections[0][2] if sections else ""), OPENING)
     for length in SECTION:
         h = [[slug, head, _clip(text, length)] for slug, head, text in sections]
@@ -109,7 +117,7 @@ def preview_data(page: Page, body: PageBody, output: str, type_label: str) -> di
 
 
 def _numbered(
-    card: dict[str, str], o: str, h: list[list[str]], maths: list[Tree] | None
+    card: dict[str, Any], o: str, h: list[list[str]], maths: list[Tree] | None
 ) -> dict[str, Any]:
     """The preview data: ``card``, the opening lines ``o`` and sections ``h``, with the
     formulas their markers name (numbered in ``maths``, the body's) as ``m``, numbered again
@@ -149,6 +157,18 @@ def _plain_html(body: PageBody, maths: list[Tree]) -> str:
         return f" {_OPEN}{len(maths) - 1}{_CLOSE} "
 
     return _MATH.sub(marker, html)
+
+
+def _blocks(html: str) -> list[list[str]]:
+    """``[id, text]`` of each block named by a ``^id`` (Obsidian's), the first
+    :data:`BLOCKS`, each cut to :data:`BLOCK_TEXT` characters, formulas left out."""
+    found = []
+    for match in _BLOCK_ID.finditer(html):
+        text = _MARK.sub("", _text(match.group(3)))
+        found.append([unescape(match.group(2)), _clip(_SPACE.sub(" ", text).strip(), BLOCK_TEXT)])
+        if len(found) == BLOCKS:
+            break
+    return found
 
 
 def _sections(html: str) -> tuple[str, list[tuple[str, str, str]]]:

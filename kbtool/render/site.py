@@ -13,8 +13,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from kbtool.link_status import Status
 from kbtool.parse.fields import tags_of
 from kbtool.render.card import PageCard, Ref, ref_of, text_of
+from kbtool.render.vault import missing_note
 from kbtool.report.graph import edges
 from kbtool.wiki import ShownLink, Wiki
 
@@ -122,28 +124,43 @@ class Listing:
     #: the paths of the pages that link to it
     backlinks: tuple[str, ...]
     info_digest: str
+    #: the notes its links name that do not exist, as Obsidian would create them (a vault's
+    #: notes not created yet, :func:`kbtool.render.vault.missing_note`)
+    missing: tuple[str, ...] = ()
 
     @classmethod
     def of(cls, info: PageInfo) -> Listing:
         digest = hashlib.blake2b(info.key_bytes(), digest_size=16).hexdigest()
         backlinks = tuple(r.path for r in info.backlinks)
         card = PageCard(info.ref, info.summary, info.tags)
-        return cls(card, info.updated, backlinks, digest)
+        return cls(card, info.updated, backlinks, digest, _missing_notes(info))
 
     def record(self) -> list[Any]:
         """What a store record keeps (its ref comes from the page, as for a PageInfo)."""
         card = self.card
-        return [card.summary, self.updated, card.tags, self.backlinks, self.info_digest]
+        kept = [card.summary, self.updated, card.tags, self.backlinks, self.info_digest]
+        return [*kept, self.missing] if self.missing else kept
 
     @classmethod
     def from_record(cls, ref: Ref, data: Any) -> Listing:
         """The listing from its :meth:`record`, its card holding ``ref`` itself; raises
         ValueError or TypeError for a record that is not one."""
-        summary, updated, tags, backlinks, digest = data
-        if not isinstance(digest, str):
+        summary, updated, tags, backlinks, digest, *rest = data
+        if not isinstance(digest, str) or len(rest) > 1:
             raise TypeError("not a listing record")
         card = PageCard(ref, str(summary), tuple(tags))
-        return cls(card, str(updated), tuple(backlinks), digest)
+        missing = tuple(map(str, rest[0])) if rest else ()
+        return cls(card, str(updated), tuple(backlinks), digest, missing)
+
+
+def _missing_notes(info: PageInfo) -> tuple[str, ...]:
+    """The notes ``info``'s links name that do not exist, each once, in order."""
+    found: dict[str, None] = {}
+    for written, _ in info.linked_titles:
+        target, _, status = written.rpartition("\x00")
+        if status == Status.MISSING.value and (name := missing_note(target)) is not None:
+            found.setdefault(name, None)
+    return tuple(found)
 
 
 _KIND_BITS = {"link": 1, "related": 2, "source": 4}

@@ -16,6 +16,7 @@ from kbtool.config import Config
 from kbtool.execute.plan import should_run
 from kbtool.model import Page
 from kbtool.obsidian_links import link_anchors
+from kbtool.parse.fields import aliases_of
 from kbtool.wiki import Basics, basic_names
 
 
@@ -55,7 +56,7 @@ class Facts:
             runs,
             basics.tags,
             basics.updated,
-            _aliases(page),
+            aliases_of(page),
         )
 
     @property
@@ -92,13 +93,6 @@ class Facts:
     def provided_basics(self, path: str) -> set[str]:
         """The fact names this page's type, tags and `updated` answer (the project rules')."""
         return {f"page:{path}", *basic_names(self.basics)}
-
-
-def _aliases(page: Page) -> tuple[str, ...]:
-    value = page.meta.get("aliases")
-    if not isinstance(value, list):
-        return ()
-    return tuple(a.strip() for a in value if isinstance(a, str) and a.strip() and "\x00" not in a)
 
 
 def decode_facts(data: bytes) -> Facts | None:

@@ -51,7 +51,8 @@
     } catch (error) {
       return null;
     }
-    var inFolder = FOLDERS.some(function (f) { return name.indexOf(f + "/") === 0; });
+    // "." is a vault's: its notes are in every folder.
+    var inFolder = FOLDERS.some(function (f) { return f === "." || name.indexOf(f + "/") === 0; });
     if (!inFolder || !/\.html$/.test(name) || (page === location.href.split("#")[0] && !anchor)) return null;
     return { name: name, anchor: anchor };
   }
@@ -99,6 +100,8 @@
       document.body.appendChild(box);
     }
     var section = (d.h || []).filter(function (s) { return s[0] === to.anchor; })[0];
+    // A link to a block (#^id, a vault's) shows that block.
+    var block = (d.b || []).filter(function (b) { return b[0] === to.anchor; })[0];
     var head = el("div", "preview-head"), title = el("a", "preview-title", d.t);
     title.href = a.getAttribute("href");
     head.appendChild(title);
@@ -106,9 +109,10 @@
     box.replaceChildren(head);
     if (d.s) box.appendChild(el("p", "preview-summary", d.s));
     if (section) box.appendChild(el("p", "preview-section", section[1]));
-    var text = section ? section[2] : d.o;
-    if (text) box.appendChild(rich("p", "preview-text", text, d.m));
-    box.setAttribute("data-for", to.name + (section ? "#" + section[0] : ""));
+    var text = block ? block[1] : section ? section[2] : d.o;
+    if (text) box.appendChild(rich("p", "preview-text" + (block ? " preview-block" : ""), text, d.m));
+    var part = block || section;
+    box.setAttribute("data-for", to.name + (part ? "#" + part[0] : ""));
   }
 
   // Below the link, or above it where there is more room: never over it, never off screen.

@@ -1,0 +1,175 @@
+"""The site of an Obsidian vault (render/vault.py, render/folders.py, render/indexes.py): its
+home note is the front page, its folders have pages, its navigation offers what its notes use,
+and the notes its links name that do not exist are listed on a page of their own."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from kbtool.config import load_config
+from kbtool.render.card import PageCard, Ref
+from kbtool.render.site import Listing
+from kbtool.render.vault import missing_note
+from kbtool.stages.site import build_site
+
+VAULT_TOML = """wiki = "."
+flavor = "obsidian"
+types = []
+required = []
+language = "en"
+search = false
+
+[severity]
+KB101 = "off"
+KB207 = "warning"
+KB209 = "warning"
+"""
+
+Maker = Callable[[dict[str, str | bytes]], Path]
+
+
+def _vault(make_wiki: Maker, files: dict[str, str | bytes], toml: str = VAULT_TOML) -> Path:
+    root = make_wiki({"kbtool.toml": toml, ".obsidian/app.json": "{}", **files})
+    report = build_site(load_config(root))
+    assert report.ok, report
+    return root / "site"
+
+
+def _nav(html: str) -> list[str]:
+    nav = re.search(r'<nav class="site-nav".*?</nav>', html, re.S)
+    assert nav is not None
+    return re.findall(r'<a href="([^"]+)">', nav.group(0))
+
+
+def _main(html: str) -> str:
+    found = re.search(r"<main.*?</main>", html, re.S)
+    assert found is not None
+    return found.group(0)
+
+
+def test_the_home_note_is_the_front_page(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"Home.md": "# Home\n\nStart at [[Idea]].\n", "Idea.md": "An idea.\n"})
+    front = (site / "index.html").read_text()
+    assert front == (site / "Home.html").read_text()
+    assert 'href="Idea.html"' in _main(front)
+    assert "home-types" not in front  # not the list of page types a wiki's front page shows
+
+
+def test_a_vault_without_a_home_note_keeps_the_front_page_of_lists(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"Notes/Idea.md": "An idea.\n"})
+    assert "home-types" in (site / "index.html").read_text()
+
+
+def test_the_home_setting_names_a_note_in_a_folder(make_wiki: Maker) -> None:
+    toml = VAULT_TOML.replace("search = false\n", 'search = false\nhome = "Start/Here.md"\n')
+    site = _vault(make_wiki, {"Start/Here.md": "Hello.\n", "Home.md": "Not this one.\n"}, toml)
+    front = (site / "index.html").read_text()
+    assert 'http-equiv="refresh" content="0; url=Start/Here.html"' in front
+    assert "Not this one" not in front
+
+
+def test_each_folder_has_a_page_of_its_notes_and_the_root_shows_the_tree(
+    make_wiki: Maker,
+) -> None:
+    site = _vault(
+        make_wiki,
+        {
+            "Top.md": "Top.\n",
+            "Notes/A.md": "A.\n",
+            "Notes/Deep/B.md": "B.\n",
+            "Projects/C.md": "C.\n",
+        },
+    )
+    root = _main((site / "folders/index.html").read_text())
+    tree = re.findall(r'<a href="([^"]+)">([^<]+)</a> <span class="count">(\d+)', root)
+    assert tree == [
+        ("Notes/index.html", "Notes", "2"),
+        ("Notes/Deep/index.html", "Deep", "1"),
+        ("Projects/index.html", "Projects", "1"),
+    ]
+    assert 'href="../Top.html"' in root
+    notes = _main((site / "folders/Notes/index.html").read_text())
+    assert 'href="../../Notes/A.html"' in notes and "Deep/B.html" not in notes
+    assert 'href="Deep/index.html"' in notes  # its sub-folder
+    page = (site / "Notes/Deep/B.html").read_text()
+    trail = re.search(r'<nav class="breadcrumbs".*?</nav>', page, re.S)
+    assert trail is not None
+    assert re.findall(r'href="([^"]+)"', trail.group(0)) == [
+        "../../folders/index.html",
+        "../../folders/Notes/index.html",
+        "../../folders/Notes/Deep/index.html",
+    ]
+
+
+def test_the_navigation_offers_folders_and_only_the_types_the_notes_use(
+    make_wiki: Maker,
+) -> None:
+    toml = VAULT_TOML.replace("types = []", 'types = ["concept", "recipe"]')
+    site = _vault(make_wiki, {"A.md": "A.\n", "B.md": "---\ntype: recipe\n---\nB.\n"}, toml)
+    links = _nav((site / "A.html").read_text())
+    assert links == [
+        "index.html",
+        "types/recipe.html",
+        "folders/index.html",
+        "graph.html",
+        "unresolved.html",
+        "types/recipe.html",  # the menu holds every type
+    ]
+    assert not (site / "types/concept.html").exists()
+    assert '<html lang="en">' in (site / "A.html").read_text()
+
+
+def test_the_notes_not_created_yet_have_a_page_with_the_notes_that_link_them(
+    make_wiki: Maker,
+) -> None:
+    site = _vault(
+        make_wiki,
+        {
+            "A.md": "[[Someday]] [[someday|later]] ![[gone.png]] [x](Not%20yet.md)\n",
+            "B.md": "[[Someday]] [[Folder/Plan]]\n",
+        },
+    )
+    html = _main((site / "unresolved.html").read_text())
+    listed = re.findall(r'<span class="unresolved-note">([^<]+)</span>(.*?)</li>', html, re.S)
+    by_name = {name: re.findall(r">([^<]+)</a>", rest) for name, rest in listed}
+    assert by_name == {"Folder/Plan": ["B"], "Not yet": ["A"], "Someday": ["A", "B"]}
+
+
+def test_tags_and_aliases_as_a_string_are_read_as_one(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"A.md": "---\ntags: reading\naliases: Start\n---\nA.\n"})
+    assert 'href="../A.html"' in (site / "tags/reading.html").read_text()
+
+
+def test_a_wiki_that_is_no_vault_keeps_its_navigation(
+    make_wiki: Maker, page: Callable[..., str]
+) -> None:
+    root = make_wiki(
+        {
+            "pyproject.toml": '[tool.kbtool]\nlanguage = "en"\nsearch = false\n',
+            "wiki/README.md": page("# Read me\n"),
+            "wiki/a.md": page("# A\n\n[[README]]\n"),
+        }
+    )
+    assert build_site(load_config(root)).ok
+    html = (root / "site/wiki/a.html").read_text()
+    assert "../sources.html" in _nav(html) and "../folders/index.html" not in _nav(html)
+    assert "breadcrumbs" not in html
+    assert not (root / "site/folders").exists() and not (root / "site/unresolved.html").exists()
+    assert "home-types" in (root / "site/index.html").read_text()
+
+
+def test_a_listing_keeps_its_missing_notes_through_its_record() -> None:
+    card = PageCard(Ref("A.md", "A.html", "A", ""), "", ())
+    listing = Listing(card, "", (), "digest", ("Someday",))
+    assert Listing.from_record(card.ref, listing.record()) == listing
+    plain = Listing(card, "", (), "digest")
+    assert len(plain.record()) == 5  # a wiki's records as they were
+    assert Listing.from_record(card.ref, plain.record()) == plain
+
+
+def test_a_missing_note_is_named_as_obsidian_would_create_it() -> None:
+    assert missing_note("Folder/Some%20day.md#Part") == "Folder/Some day"
+    assert missing_note("picture.png") is None
+    assert missing_note("https://example.com/x") is None
