@@ -84,10 +84,14 @@ class VaultAfter:
         return self.find(path, reader)
 
 
-def vault_after(wiki: Wiki, moves: dict[str, str]) -> VaultAfter:
-    """The vault after ``moves`` (old -> new path, files or folders)."""
+def vault_after(
+    wiki: Wiki, moves: dict[str, str], others: dict[str, list[str]] | None = None
+) -> VaultAfter:
+    """The vault after ``moves`` (old -> new path, files or folders); ``others``: the files
+    that are not notes by name (:func:`kbtool.link_status.files_by_name`), if read already."""
     config = wiki.config
-    others = files_by_name(str(config.root), left_out(config))
+    if others is None:
+        others = files_by_name(str(config.root), left_out(config))
     notes: dict[str, list[str]] = {}
     files: dict[str, list[str]] = {}
     every, names = [], set()
@@ -174,6 +178,17 @@ def _by_name(after: VaultAfter) -> str:
 def _finds(after: VaultAfter, form: str, expected: str, reader: str, markdown: bool) -> bool:
     found = after.find_markdown(form, reader) if markdown else after.find(form, reader)
     return found.path == expected and not found.ties
+
+
+def link_path(after: VaultAfter, target: str, reader: str) -> str | None:
+    """How a new wikilink of the note at ``reader`` names ``target`` (a path from the root),
+    as ``newLinkFormat`` asks: a name shared by several files is written with its path."""
+    base = target[:-3] if target.endswith(".md") else target
+    name = obsidian_links.note_name(target)
+    shared = len(after.notes.get(name, [])) + len(after.files.get(name, [])) > 1
+    if after.format == "shortest" and shared and _finds(after, base, target, reader, False):
+        return base
+    return _wikilink_path(after, base.rsplit("/", 1)[-1], target, reader)
 
 
 def _wikilink_path(after: VaultAfter, written: str, expected: str, reader: str) -> str | None:

@@ -11,6 +11,7 @@ from lsprotocol import types
 
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
+from kbtool.lsp.vault_complete import complete_wikilink
 from kbtool.model import Link, Page, Span
 from kbtool.parse.fields import tags_of
 from kbtool.wiki import Status
@@ -38,6 +39,9 @@ def complete(
     if match:
         return _targets(state, path, page, lines, line, col, match.group(1), None)
     match = _WIKILINK.search(before)
+    if match and state.wiki.obsidian:
+        embed = before[: match.start()].endswith("!")
+        return complete_wikilink(state, path, lines, line, col, match.group(1), embed)
     if match:
         return _wikilinks(state, lines, line, col, match.group(1))
     return types.CompletionList(is_incomplete=False, items=[])

@@ -8,9 +8,11 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
+from kbtool.edits.vault_headings import named_headings
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, link_at, link_extent
 from kbtool.model import Page
+from kbtool.obsidian_links import subpath_parts
 from kbtool.parse.slugs import slugify
 from kbtool.wiki import Status, Target
 
@@ -33,11 +35,20 @@ def _target_at(state: WikiState, path: str, lines: Lines, line: int, col: int) -
 
 
 def _heading_line(page: Page, anchor: str | None) -> int:
-    """The 0-based line of the heading ``anchor`` names (slug, or a wikilink's text)."""
-    if anchor:
-        for heading in page.headings:
-            if anchor in (heading.slug, heading.text) or slugify(anchor) == heading.slug:
-                return heading.line - 1
+    """The 0-based line of the heading ``anchor`` names (slug, or a wikilink's text), of a
+    vault's ``#A#B`` (B under A) or of its block ``#^id``; the page's first line for none."""
+    if not anchor:
+        return 0
+    parts = subpath_parts(anchor)
+    if parts and parts[-1].startswith("^"):
+        block = next((b for b in page.blocks if b.id == parts[-1][1:]), None)
+        return block.lines[0] - 1 if block else 0
+    if len(parts) > 1:
+        last = named_headings(parts, page.headings)[-1]
+        return last.line - 1 if last else 0
+    for heading in page.headings:
+        if anchor in (heading.slug, heading.text) or slugify(anchor) == heading.slug:
+            return heading.line - 1
     return 0
 
 
@@ -65,6 +76,11 @@ def hover(state: WikiState, path: str, lines: Lines, line: int, col: int) -> typ
     if isinstance(summary, str):
         parts.append(_plain(summary))
     parts.append(_plain(page.path) + (f" → #{_plain(target.anchor)}" if target.anchor else ""))
+    if target.anchor:  # what the link lands on: the heading's or the block's first line
+        at = _heading_line(page, target.anchor)
+        landing = Lines.of(state.text(page.path)).get(at + 1).strip() if at else ""
+        if landing:
+            parts.append("> " + _plain(landing))
     content = types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts))
     return types.Hover(contents=content)
 

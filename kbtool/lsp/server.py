@@ -178,7 +178,7 @@ def _place(ls: KbtoolServer, uri: str, position: types.Position) -> tuple[str, L
 def _requests(server: KbtoolServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=["(", "/", "#", "[", " ", "-"]),
+        types.CompletionOptions(trigger_characters=["(", "/", "#", "[", " ", "-", "^"]),
     )
     def completion(ls: KbtoolServer, params: types.CompletionParams) -> types.CompletionList:
         path, lines, line, col = _place(ls, params.text_document.uri, params.position)

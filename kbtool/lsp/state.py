@@ -16,7 +16,8 @@ from pathlib import Path
 
 from kbtool.config import Config
 from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
-from kbtool.discover import Unreadable
+from kbtool.discover import Unreadable, left_out
+from kbtool.link_status import files_by_name
 from kbtool.model import Page, PageKind
 from kbtool.parse.fields import tags_of
 from kbtool.render.related import related_pages, wiki_graph
@@ -46,6 +47,8 @@ class WikiState:
     _disk_changed: bool = True
     #: the graph of pages and tags `related` completion ranks by, and what it was made of
     _related: tuple[object, Graph] | None = None
+    #: a vault's files that are not notes, by name, and the scan they were read after
+    _files: tuple[object, dict[str, list[str]]] | None = None
 
     @classmethod
     def open(cls, config: Config) -> WikiState:
@@ -127,6 +130,14 @@ class WikiState:
             graph = wiki_graph(self.wiki, self.store.backlinks())
             self._related = (key, graph)
         return [p for p, _ in related_pages(self.wiki, path, limit, self._related[1])]
+
+    def vault_files(self) -> dict[str, list[str]]:
+        """A vault's files that are not notes (attachments), by lower-case name: read again
+        after each scan of the files."""
+        disk = self.session.disk
+        if self._files is None or self._files[0] is not disk:
+            self._files = (disk, files_by_name(str(self.config.root), left_out(self.config)))
+        return self._files[1]
 
     def pages_of(self, paths: Iterable[str]) -> dict[str, Page]:
         """The pages among ``paths``, read from the store in one batch where they are not

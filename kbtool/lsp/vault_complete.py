@@ -1,0 +1,189 @@
+"""Completion of a vault's wikilinks and embeds, as Obsidian offers them.
+
+After ``[[`` (or ``![[``): every note by its file name (written as ``newLinkFormat`` asks:
+the name alone, or with its path where two files share it), each of its ``aliases``
+(``Name|Alias``), and every attachment (first after ``![[``); after ``[[Note#``: the
+note's headings, by their text as Obsidian writes it (``[[Note#A#`` offers those under A,
+``[[#`` this note's); after ``[[Note#^``: its block ids.
+"""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from kbtool.checks.upkeep import aliases_of
+from kbtool.edits.vault_headings import link_text, named_headings
+from kbtool.edits.vault_moves import VaultAfter, link_path, vault_after
+from kbtool.lsp.state import WikiState
+from kbtool.lsp.text import Lines, utf16
+from kbtool.model import Heading, Link, Page, Span
+from kbtool.obsidian_links import subpath_parts
+from kbtool.wiki import Status
+
+#: Answers are cut here (the client asks again as the author types more).
+LIMIT = 100
+
+
+def complete_wikilink(
+    state: WikiState, path: str, lines: Lines, line: int, col: int, prefix: str, embed: bool
+) -> types.CompletionList:
+    """What may follow ``[[`` + ``prefix`` (``![[`` when ``embed``) at ``line``, ``col``."""
+    name, hash_sign, anchor = prefix.partition("#")
+    if not hash_sign:
+        return _names(state, path, lines, line, col, name, embed)
+    target = _target(state, path, name)
+    if target is None:
+        return types.CompletionList(is_incomplete=False, items=[])
+    above, _, last = anchor.rpartition("#")
+    if last.lstrip().startswith("^"):
+        return _blocks(state, target, lines, line, col, last)
+    headings = _under(target, subpath_parts(above)) if above else list(target.headings)
+    where = _range(lines, line, col, last)
+    return types.CompletionList(
+        is_incomplete=False,
+        items=[
+            types.CompletionItem(
+                label=link_text(heading.text),
+                kind=types.CompletionItemKind.Reference,
+                detail=f"{'#' * heading.level} {heading.text}",
+                filter_text=f"{link_text(heading.text)} {heading.slug}",
+                sort_text=f"{index:05d}",
+                text_edit=types.TextEdit(range=where, new_text=link_text(heading.text)),
+            )
+            for index, heading in enumerate(headings)
+            if link_text(heading.text)
+        ],
+    )
+
+
+def _target(state: WikiState, path: str, name: str) -> Page | None:
+    """The note ``[[name`` opens from ``path`` (this note when ``name`` is empty)."""
+    reader = state.pages.get(path)
+    if not name.strip():
+        return reader
+    if reader is None:
+        return None
+    found = state.wiki.resolve(reader, Link(name.strip(), "wikilink", Span(path)))
+    return found.page if found.status in (Status.OK, Status.AMBIGUOUS) else None
+
+
+def _under(page: Page, parts: list[str]) -> list[Heading]:
+    """The headings of the section ``parts`` (``A#B``) names: those after its heading, up to
+    the next one of its level or above."""
+    found = named_headings(parts, page.headings)
+    heading = found[-1] if found else None
+    if heading is None:
+        return []
+    after = page.headings[page.headings.index(heading) + 1 :]
+    section = []
+    for other in after:
+        if other.level <= heading.level:
+            break
+        section.append(other)
+    return section
+
+
+def _blocks(
+    state: WikiState, target: Page, lines: Lines, line: int, col: int, written: str
+) -> types.CompletionList:
+    text = Lines.of(state.text(target.path))
+    where = _range(lines, line, col, written)
+    seen: set[str] = set()
+    items: list[types.CompletionItem] = []
+    for block in target.blocks:
+        if block.id in seen:
+            continue  # an id given twice: links land on the first (KB231)
+        seen.add(block.id)
+        shown = text.get(block.lines[0]).strip()
+        items.append(
+            types.CompletionItem(
+                label=f"^{block.id}",
+                kind=types.CompletionItemKind.Reference,
+                detail=shown[:80],
+                sort_text=f"{len(items):05d}",
+                text_edit=types.TextEdit(range=where, new_text=f"^{block.id}"),
+            )
+        )
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+def _vault(state: WikiState) -> VaultAfter:
+    """The vault's notes and files as they are, to write each link as a new one."""
+    return vault_after(state.wiki, {}, state.vault_files())
+
+
+def _names(
+    state: WikiState, path: str, lines: Lines, line: int, col: int, name: str, embed: bool
+) -> types.CompletionList:
+    wanted = name.strip().lower()
+    vault = _vault(state)
+    notes = _notes(state, vault, path, wanted, "1" if embed else "0")
+    files = _files(state, vault, path, wanted, "0" if embed else "1")
+    items = [*files, *notes] if embed else [*notes, *files]
+    where = _range(lines, line, col, name)
+    for item in items:
+        item.text_edit = types.TextEdit(range=where, new_text=item.insert_text or "")
+        item.insert_text = None
+    return types.CompletionList(is_incomplete=len(items) > LIMIT, items=items[:LIMIT])
+
+
+def _notes(
+    state: WikiState, vault: VaultAfter, path: str, wanted: str, rank: str
+) -> list[types.CompletionItem]:
+    """The notes whose name, path, title or an alias holds ``wanted``, and their aliases."""
+    items: list[types.CompletionItem] = []
+    for page in state.pages.values():
+        aliases = aliases_of(page)
+        if wanted and not any(wanted in p.lower() for p in (page.path, page.title, *aliases)):
+            continue
+        written = link_path(vault, page.path, path)
+        if written is None:
+            continue
+        items.append(_item(page.stem, page.path, written, rank, types.CompletionItemKind.File))
+        for alias in aliases:
+            if wanted in alias.lower():
+                shown = f"{page.stem} ({page.path})"
+                kind = types.CompletionItemKind.Reference
+                items.append(_item(alias, shown, f"{written}|{alias}", rank, kind))
+        if len(items) > LIMIT:
+            break
+    return items
+
+
+def _files(
+    state: WikiState, vault: VaultAfter, path: str, wanted: str, rank: str
+) -> list[types.CompletionItem]:
+    """The attachments whose path holds ``wanted``."""
+    items: list[types.CompletionItem] = []
+    for group in state.vault_files().values():
+        for other in group:
+            if wanted and wanted not in other.lower():
+                continue
+            written = link_path(vault, other, path)
+            if written is not None:
+                label = other.rsplit("/", 1)[-1]
+                items.append(_item(label, other, written, rank, types.CompletionItemKind.File))
+            if len(items) > LIMIT:
+                return items
+    return items
+
+
+def _item(
+    label: str, detail: str, written: str, rank: str, kind: types.CompletionItemKind
+) -> types.CompletionItem:
+    return types.CompletionItem(
+        label=label,
+        label_details=types.CompletionItemLabelDetails(description=detail),
+        kind=kind,
+        detail=detail,
+        filter_text=f"{label} {written}",
+        sort_text=f"{rank} {label.lower()}",
+        insert_text=written,
+    )
+
+
+def _range(lines: Lines, line: int, col: int, prefix: str) -> types.Range:
+    text = lines.get(line)
+    end = utf16(text, col - 1)
+    start = utf16(text, col - 1 - len(prefix))
+    return types.Range(types.Position(line - 1, start), types.Position(line - 1, end))
