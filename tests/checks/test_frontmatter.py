@@ -157,6 +157,16 @@ def test_kb107_wrong_type(one_page, page, key: str, value: str, found: str) -> N
     assert diagnostics[0].message.endswith(f"not {found}")
 
 
+@pytest.mark.parametrize("key", ["tags", "aliases"])
+def test_kb107_a_string_tags_or_aliases_is_one_in_a_vault_and_wrong_elsewhere(
+    one_page, page, key: str
+) -> None:
+    vault = {"pyproject.toml": '[tool.kbtool]\nflavor = "obsidian"\n'}
+    assert [d.code for d in one_page(page(**{key: "reading"}))] == ["KB107"]
+    assert [d.code for d in one_page(page(**{key: "reading"}), vault)] == []
+    assert [d.code for d in one_page(page(**{key: "[[a]]"}), vault)] == ["KB107"]
+
+
 def test_kb107_quoted_and_unquoted_dates_are_both_dates(one_page, page) -> None:
     assert one_page(page(updated='"2020-01-01"')) == []
 

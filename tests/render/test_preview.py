@@ -106,3 +106,11 @@ def test_a_formulas_tree_holds_mathml_and_its_text_alone() -> None:
         '<annotation encoding="application/x-tex">\\mathbf{a}</annotation></math>'
     )
     assert tree == ["math", {}, ["mi", {"mathvariant": "bold"}, "a"], ["mi", {}, "b"]]
+
+
+def test_a_block_links_preview_shows_the_block() -> None:
+    text = page_text("# A\n\nOpening.\n\nThe **named** paragraph. ^para-1\n\n- an item ^item-2\n")
+    page, tokens = parse_page_tokens("wiki/a.md", text.encode(), "wiki", flavor="obsidian")
+    data = preview_data(page, render_body(page, tokens, translator("en")), "wiki/a.html", "")
+    assert data["b"] == [["^para-1", "The named paragraph."], ["^item-2", "an item"]]
+    assert "b" not in _data("# A\n\nNo block ^here.\n")  # GitHub's flavor has no blocks
