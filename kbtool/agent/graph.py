@@ -5,6 +5,7 @@ pages, hubs, and the unlinked mentions of a page."""
 from __future__ import annotations
 
 from collections import Counter
+from urllib.parse import unquote
 
 from kbtool.agent.errors import Refused
 from kbtool.agent.models import LinkOut, LinksAnswer, PagesAnswer, ScoredPage
@@ -44,8 +45,13 @@ def links(wiki: AgentWiki, given: str) -> LinksAnswer:
         )
     sources = sorted({src for src, dst, _ in state.store.edges_touching([path]) if dst == path})
     backlinks = []
+    stem = page.stem
     for other in state.pages_of(sources).values():
         for link in other.links:
+            # a path link names the page's file: the others cannot lead to it (resolving
+            # every link of a hub's hundreds of backlinking pages was most of the cost)
+            if link.kind != "wikilink" and stem not in unquote(link.target):
+                continue
             target = resolver.resolve(other, link)
             if target.path == path and target.status is Status.OK:
                 backlinks.append(
