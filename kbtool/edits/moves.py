@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 from kbtool.checks.code_paths import code_path_target
 from kbtool.edits.moved import moved_path as moved_path  # where the callers find it
 from kbtool.edits.spans import TextEdit, decode, split_lines
-from kbtool.edits.vault_moves import VaultAfter, new_vault_target, vault_after
+from kbtool.edits.vault_moves import LeftAsWritten, VaultAfter, new_vault_target, vault_after
 from kbtool.model import Link, Page
 from kbtool.wiki import Status, Wiki, is_external
 
@@ -47,12 +47,16 @@ def plan_move(
     for page in wiki.pages.values():
         new_home = moved_path(moves, page.path) or page.path
         page_lines = _PageLines(page.path, read)
-        wanted = [
-            (link, change)
-            for link in page.links
-            if (change := _new_target(wiki, after, page, new_home, link, moves, page_lines))
-            is not None
-        ]
+        wanted = []
+        for link in page.links:
+            try:
+                change = _new_target(wiki, after, page, new_home, link, moves, page_lines)
+            except LeftAsWritten as why:
+                where = f"{page.path}:{link.span.line}:{link.span.col}"
+                plan.problems.append(f"{where}: link '{link.target}' left as it was: {why}")
+                continue
+            if change is not None:
+                wanted.append((link, change))
         in_code = _code_path_edits(page, moves) if code_paths else []
         if in_code:
             plan.edits.setdefault(page.path, []).extend(in_code)

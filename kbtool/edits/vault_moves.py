@@ -47,6 +47,10 @@ def link_format(root: Path) -> str:
     return value if value in FORMATS else "shortest"
 
 
+class LeftAsWritten(ValueError):
+    """A link that must change, but that no form of link can write (the message says why)."""
+
+
 @dataclass(frozen=True)
 class VaultAfter:
     """The vault's notes and other files as they will be once the files have moved."""
@@ -132,7 +136,7 @@ def new_vault_target(
     if not written.strip():
         return None  # `[[#Heading]]`, `(#Heading)`: this note, wherever it goes
     target = wiki.resolve(page, link)
-    if target.path is None or target.status not in (Status.OK, Status.AMBIGUOUS):
+    if target.path is None or target.status not in (Status.OK, Status.AMBIGUOUS, Status.DIRECTORY):
         return None  # a broken link stays as it was
     expected = moved_path(moves, target.path)
     moved_target = expected is not None
@@ -150,8 +154,12 @@ def new_vault_target(
         new = _wikilink_path(after, written, expected, new_home)
     else:
         line = line_of(link.span.line)
-        new = _markdown_path(after, page, written, decoded, target.path, expected, new_home, line)
-    return (written, new) if new is not None and new != written else None
+        new = _markdown_path(
+            after, page, written, decoded, target.path, expected, new_home, line, link.span.col
+        )
+    if new is None:
+        raise LeftAsWritten(f"no link from {new_home} can name {expected} as Obsidian resolves")
+    return (written, new) if new != written else None
 
 
 def _forms(after: VaultAfter, base: str, reader: str, style: str) -> list[str]:
@@ -214,9 +222,11 @@ def _markdown_path(
     expected: str,
     reader: str,
     line: str,
+    col: int,
 ) -> str | None:
     """The destination of a Markdown link that opens ``expected`` from ``reader``, encoded
-    as the link was (``%20``, ``<...>``, or as CommonMark needs)."""
+    as the link was (``%20``, ``<...>``, or as CommonMark needs); ``line``: the line it is
+    written on, from ``col``."""
     joined = posixpath.normpath(posixpath.join(posixpath.dirname(page.path), decoded))
     if "/" not in decoded.strip("/"):
         style = _by_name(after)
@@ -230,12 +240,16 @@ def _markdown_path(
         ),
         None,
     )
+    if form is None and expected not in after.everything:  # a folder: relative, as before
+        form = posixpath.relpath(expected, posixpath.dirname(reader) or ".")
+        form += "/" if decoded.endswith("/") and not form.endswith("/") else ""
     if form is None:
         return None
-    if decoded.startswith("./") and not form.startswith("."):
+    if style == "relative" and decoded.startswith("./") and not form.startswith("."):
         form = "./" + form
     if _ENCODED_WIDE.search(written):
         return quote(form, safe="/.-_~")
-    if f"<{written}" in line:  # in angle brackets: spaces may stay
+    at = line.find(written, max(col - 1, 0))
+    if at > 0 and line[at - 1] == "<":  # in angle brackets: spaces may stay
         return form.replace("<", "%3C").replace(">", "%3E")
     return _UNSAFE_IN_BODY.sub(lambda m: quote(m.group()), form)

@@ -232,3 +232,27 @@ def test_a_heading_as_obsidian_writes_it_in_a_link() -> None:
 
 def test_moved_path_still_found_where_it_was() -> None:
     assert moved_path({"A": "B/C"}, "A/x.md") == "B/C/x.md"
+
+
+def test_a_folder_link_and_hostile_text(make_wiki, run_kbtool) -> None:
+    hostile = (
+        "# Odd\n\n[[ ]] [[|x]] [[#]] [[ Twin ]] [[../../../etc/passwd]] [[Twin#^]] ![[Twin|]]\n"
+        "[f](Sub/) [g](<Sub/Twin.md>) [[Sub/Twin]] [[\n\n```\n[[Twin]] in code\n```\n"
+    )
+    root = make_wiki(
+        {
+            "kbtool.toml": VAULT,
+            "Sub/Twin.md": "# Twin\n",
+            "Odd.md": hostile,
+            "binary.md": b"\xff\xfe\x00 [[Twin]]",
+        }
+    )
+    before = _check(run_kbtool, root)
+    _mv(run_kbtool, root, "Sub", "Other Folder")
+    expected = hostile.replace("[f](Sub/)", "[f](Other%20Folder/)")
+    expected = expected.replace("<Sub/Twin.md>", "<Other Folder/Twin.md>")
+    expected = expected.replace("[[Sub/Twin]]", "[[Other Folder/Twin]]")
+    assert (root / "Odd.md").read_text() == expected
+    assert (root / "binary.md").read_bytes() == b"\xff\xfe\x00 [[Twin]]"
+    moved = [(p, n, c, m.replace("'Sub/", "'Other Folder/")) for p, n, c, m in before]
+    assert _check(run_kbtool, root) == moved
