@@ -4,6 +4,7 @@ or block id), or its lines from an offset, never more than :data:`MAX_CHARS` at 
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from typing import Any
 
@@ -20,6 +21,9 @@ from kbtool.parse.slugs import slugify
 #: on from ``next_offset``.
 MAX_CHARS = 16_000
 
+#: The most headings an outline lists.
+MAX_HEADINGS = 300
+
 #: An Obsidian block id ending a line: ``... text ^block-id``.
 _BLOCK_ID = re.compile(r"\s\^([A-Za-z0-9-]+)\s*$")
 
@@ -35,6 +39,14 @@ def json_safe(value: Any) -> Any:
     if value is None or isinstance(value, bool | int | float | str):
         return value
     return str(value)
+
+
+def _bounded(frontmatter: dict[str, Any]) -> dict[str, Any]:
+    """The frontmatter, unless it is too long for one answer: then a note saying so."""
+    size = len(json.dumps(frontmatter, ensure_ascii=False))
+    if size <= MAX_CHARS:
+        return frontmatter
+    return {"_too_long": f"{size:,} characters: read its lines as text, from offset 1"}
 
 
 def card_of(page: Page) -> PageCardOut:
@@ -129,8 +141,8 @@ def read_page(
         title=page.title,
         kind=page.kind,
         digest=content_digest(data),
-        frontmatter=json_safe(page.meta),
-        outline=outline_of(page),
+        frontmatter=_bounded(json_safe(page.meta)),
+        outline=outline_of(page)[:MAX_HEADINGS],
         section=anchor,
         text="\n".join(shown),
         first_line=first,

@@ -81,3 +81,13 @@ def test_pages_listed_by_their_frontmatter(tmp_path: Path) -> None:
     first = list_pages(wiki, limit=2)
     assert first.total == 4 and first.next_offset == 2  # the source page too
     assert len(list_pages(wiki, offset=2, limit=2).pages) == 2
+
+
+def test_an_answer_stays_bounded_whatever_the_page_holds(tmp_path: Path) -> None:
+    huge = "\n".join(f"  - {'值' * 50}{n}" for n in range(2000))
+    headings = "\n\n".join(f"## H{n}" for n in range(1000))
+    text = f"---\ntype: concept\nsummary: s\nupdated: 2020-01-01\nnotes:\n{huge}\n---\n{headings}\n"
+    root = small_wiki(tmp_path / "repo", {"wiki/big.md": text})
+    answer = read_page(_wiki(root), "wiki/big.md")
+    assert len(answer.model_dump_json()) < 4 * MAX_CHARS
+    assert "_too_long" in answer.frontmatter and len(answer.outline) == 300
