@@ -256,3 +256,21 @@ def test_a_folder_link_and_hostile_text(make_wiki, run_kbtool) -> None:
     assert (root / "binary.md").read_bytes() == b"\xff\xfe\x00 [[Twin]]"
     moved = [(p, n, c, m.replace("'Sub/", "'Other Folder/")) for p, n, c, m in before]
     assert _check(run_kbtool, root) == moved
+
+
+def test_the_chinese_fixture_vault(tmp_path: Path, run_kbtool) -> None:
+    root = Path(shutil.copytree(FIXTURE.parent / "vault-zh", tmp_path / "vault"))
+    (root / "expected-diagnostics.txt").unlink()
+    assert run_kbtool("-C", root, "init", "--yes").code == 0
+    before = _check(run_kbtool, root)
+    _mv(
+        run_kbtool, root, "概念/注意力机制.md", "方法/注意力.md"
+    )  # renamed, and beside a Transformer
+    _mv(run_kbtool, root, "概念/附件", "附件库")  # the attachments' folder
+    _mv(run_kbtool, root, "归档/2023/Transformer.md", "Transformer.md")  # now the one by name
+    text = (root / "链接.md").read_text()
+    assert "[[注意力|这一篇]]" in text and "![[注意力#^item-2]]" in text
+    assert "英文名不分大小写：[[方法/Transformer]]" in text  # else the root one would open
+    assert "[注意力](%E6%B3%A8%E6%84%8F%E5%8A%9B.md)" in text
+    assert "[[注意力#背景：为什么需要]]" in text
+    assert _check(run_kbtool, root) == before
