@@ -2,8 +2,8 @@
 
 Obsidian names a heading by its text (``[[Note#Setup first steps]]``,
 ``[x](Note.md#Setup%20first%20steps)``), a sub-heading by the headings above it (``#A#B``: B
-under A), and writes the text without the characters a link cannot hold (``:``, ``#``,
-``|``, ``^``, brackets). A part written as a
+under A), and writes the text without the characters a link cannot hold (``:`` and ``：``,
+``#``, ``|``, ``^``, brackets). A part written as a
 GitHub slug (``#setup-first-steps``) gets the new slug, as outside a vault.
 """
 
@@ -17,7 +17,7 @@ from urllib.parse import quote, unquote
 from kbtool.model import Heading
 from kbtool.parse.slugs import slugify
 
-_NOT_IN_LINK = re.compile(r"[#|^\[\]:\\]")
+_NOT_IN_LINK = re.compile(r"[#|^\[\]:：\\]")
 _ENCODED_WIDE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
 
 
@@ -31,7 +31,8 @@ class PartEdit(NamedTuple):
 
 
 def link_text(heading_text: str) -> str:
-    """A heading's text as Obsidian writes it in a link: ``Setup: first`` -> ``Setup first``."""
+    """A heading's text as Obsidian writes it in a link: ``Setup: first`` -> ``Setup first``,
+    ``背景：为什么`` -> ``背景为什么``."""
     return " ".join(_NOT_IN_LINK.sub("", heading_text).split())
 
 

@@ -228,6 +228,7 @@ def test_a_renamed_heading_in_a_vault(
 
 def test_a_heading_as_obsidian_writes_it_in_a_link() -> None:
     assert link_text("Setup: first [steps] | now #1 ^x") == "Setup first steps now 1 x"
+    assert link_text("背景：为什么需要") == "背景为什么需要"
 
 
 def test_moved_path_still_found_where_it_was() -> None:

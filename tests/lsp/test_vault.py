@@ -174,3 +174,23 @@ async def test_a_note_moved_in_the_editor(client: Client, vault: Path) -> None:
     text = (vault / LINKS).read_text()
     assert "same: [[Projects/Plan]] opens" in text  # else it would open the moved one
     assert "[[Notes/Plan]]; from the root: [[Notes/Plan]]" in text
+
+
+async def test_a_heading_renamed_in_the_editor(client: Client, vault: Path) -> None:
+    path = "Notes/Headings.md"
+    text = (vault / path).read_text()
+    doc = types.TextDocumentIdentifier(uri=_uri(vault, path))
+    _open(client, doc.uri, text)
+    await _diagnostics(client, doc.uri, lambda found: True)
+    edit = await client.text_document_rename_async(
+        types.RenameParams(
+            text_document=doc, position=_position(text, "## Setup"), new_name="Setup: the basics"
+        )
+    )
+    assert edit is not None
+    assert _apply_workspace_edit(vault, edit) == {path, LINKS}
+    links = (vault / LINKS).read_text()
+    assert "[[Headings#Setup the basics]]" in links
+    assert "[[Headings#Setup the basics#Install]]" in links
+    assert "[setup](Headings.md#Setup%20the%20basics)" in links
+    assert "[[Headings#Same words, other section#Install]]" in links  # another section's
