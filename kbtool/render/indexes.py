@@ -16,7 +16,7 @@ from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.folders import folder_pages, unresolved_data
 from kbtool.render.site import Listing
-from kbtool.render.vault import UNRESOLVED
+from kbtool.render.vault import UNRESOLVED, tag_and_parents
 
 RECENT = 20
 HOME_TAGS = 80
@@ -86,7 +86,10 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
 
     tag_pages: dict[str, list[Listing]] = defaultdict(list)
     for info in infos:
-        for tag in info.card.tags:
+        tags = info.card.tags
+        if site.vault:  # a nested tag's note is under each tag above it too
+            tags = tuple(dict.fromkeys(up for tag in tags for up in tag_and_parents(tag)))
+        for tag in tags:
             tag_pages[tag].append(info)
     for tag, tagged in sorted(tag_pages.items()):
         output = urls.tag_output(tag)

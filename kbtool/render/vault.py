@@ -2,7 +2,8 @@
 its folders, the notes not created yet. Decided here once, so that a wiki that is no vault
 renders as it always did.
 
->>> >>> home_note(Config(root=Path("."), wiki="."), ["Notes/a.md", "README.md", "Home.md"])
+>>> from pathlib import Path
+>>> home_note(Config(root=Path("."), wiki="."), ["Notes/a.md", "README.md", "Home.md"])
 'Home.md'
 >>> folder_of("Notes/Deep/a.md"), folder_of("a.md")
 ('Notes/Deep', '')
@@ -20,7 +21,7 @@ from urllib.parse import unquote
 from kbtool.config import WHOLE, Config
 
 #: The notes Obsidian users make their vault's start, in the order they are looked for.
-HOME_NAMES = ("Home.md", "index.md", "README.md")
+HOME_NAMES = ("Home.md", "index.md", "README.md", "首页.md")
 #: The folder pages' and the notes-not-created-yet page's outputs.
 FOLDERS_FOLDER = "folders"
 UNRESOLVED = "unresolved.html"
@@ -43,6 +44,19 @@ def home_note(config: Config, paths: Iterable[str]) -> str | None:
         return config.home if config.home in pages else None
     top = "" if config.wiki == WHOLE else config.wiki.rstrip("/") + "/"
     return next((top + name for name in HOME_NAMES if top + name in pages), None)
+
+
+def tag_and_parents(tag: str) -> list[str]:
+    """A nested tag and the tags it is under, as Obsidian lists a note tagged ``#a/b`` under
+    ``#a`` too.
+
+    >>> tag_and_parents("area/home/garden")
+    ['area/home/garden', 'area/home', 'area']
+    """
+    parts = [part for part in tag.split("/") if part]
+    if not parts:
+        return [tag]
+    return ["/".join(parts[:end]) for end in range(len(parts), 0, -1)]
 
 
 def folder_of(path: str) -> str:

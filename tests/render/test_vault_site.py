@@ -142,6 +142,17 @@ def test_tags_and_aliases_as_a_string_are_read_as_one(make_wiki: Maker) -> None:
     assert 'href="../A.html"' in (site / "tags/reading.html").read_text()
 
 
+def test_a_nested_tags_note_is_on_each_tag_above_it(make_wiki: Maker) -> None:
+    site = _vault(
+        make_wiki,
+        {"A.md": "---\ntags: [area/home]\n---\nA.\n", "B.md": "---\ntags: area\n---\nB.\n"},
+    )
+    pages = {path.name: path.read_text() for path in (site / "tags").iterdir()}
+    (nested,) = (text for name, text in pages.items() if name.startswith("areahome"))
+    assert "A.html" in nested and "B.html" not in nested
+    assert "A.html" in pages["area.html"] and "B.html" in pages["area.html"]
+
+
 def test_a_wiki_that_is_no_vault_keeps_its_navigation(
     make_wiki: Maker, page: Callable[..., str]
 ) -> None:
