@@ -216,7 +216,42 @@ def test_a_notes_links_are_inside_its_body(
         )
     finally:
         context.close()
-    assert outside == [], f"{note}: the browser put these links outside the note's body"
+    assert not outside, f"{note}: the browser put these links outside its body:\n" + "\n".join(
+        outside
+    )
+
+
+NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
+
+
+@pytest.mark.parametrize(("vault", "note"), NOTES, ids=str)
+def test_a_heading_opened_from_another_page_stays_in_view(
+    browser: Any, sites: dict[str, str], vault: str, note: str
+) -> None:
+    """What a link from elsewhere does: the note opened at each of its headings stays
+    there once all it shows has loaded (an embedded file must not pull the page away)."""
+    context = browser.new_context(viewport={"width": 1280, "height": HEIGHT})
+    moved = []
+    try:
+        page = context.new_page()
+        page.goto(_url(sites[vault], note))
+        ids = page.eval_on_selector_all(
+            "main .page-body :is(h1, h2, h3, h4, h5, h6)[id]", "hs => hs.map(h => h.id)"
+        )
+        for id_ in ids:
+            page.goto("about:blank")  # each heading a page load of its own
+            page.goto(_url(sites[vault], note) + "#" + quote(id_))
+            page.wait_for_load_state("networkidle")
+            page.wait_for_timeout(300)
+            top = page.evaluate(
+                "id => document.getElementById(id).getBoundingClientRect().top", id_
+            )
+            if not 0 <= top < HEIGHT:
+                focused = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+                moved.append(f"#{id_}: its top at {top:.0f} px; focus on {focused}")
+    finally:
+        context.close()
+    assert not moved, f"{note}: headings scrolled out of view after loading:\n" + "\n".join(moved)
 
 
 @pytest.mark.parametrize("link", LINKS, ids=[link.id for link in LINKS])
