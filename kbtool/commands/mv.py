@@ -43,6 +43,21 @@ def _inside(root: Path, path: str, what: str) -> str:
     return relative
 
 
+def _case_twin(root: Path, source: str, destination: str) -> str | None:
+    """A file or folder beside ``destination`` whose name is the same in another case (but
+    ``source`` itself, renamed to another case)."""
+    folder, name = posixpath.split(destination)
+    try:
+        entries = os.listdir(root / folder) if folder else os.listdir(root)
+    except OSError:
+        return None  # a new folder: nothing there yet
+    for entry in entries:
+        other = posixpath.join(folder, entry)
+        if entry.lower() == name.lower() and entry != name and other != source:
+            return other
+    return None
+
+
 def _left_out_folder(config: Config, destination: str) -> str | None:
     """The hidden folder (``.obsidian/``, ``.git/``), or kbtool's cache or site folder, that
     ``destination`` would be in; None when it is in none."""
@@ -74,6 +89,12 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{destination} exists; kbtool mv never overwrites")
     if destination == source or destination.startswith(source + "/"):
         raise UsageError(f"cannot move {source} into itself")
+    twin = _case_twin(root, source, destination)
+    if twin is not None:
+        raise UsageError(
+            f"{destination}: {twin} has its name in another case (one file on some systems, "
+            "one name for Obsidian); kbtool mv never overwrites"
+        )
     refused = _left_out_folder(config, destination)
     if refused is not None:
         raise UsageError(

@@ -178,11 +178,43 @@ def test_markdown_links_keep_their_form_and_encoding(make_wiki, run_kbtool) -> N
     assert _check(run_kbtool, root) == []
 
 
-def test_a_move_into_a_hidden_folder_is_refused(vault: Path, run_kbtool) -> None:
-    for destination in (".obsidian/Home.md", ".kbtool/x.md", "Notes/.hidden/Home.md"):
-        result = run_kbtool("-C", vault, "mv", vault / "Home.md", vault / destination)
-        assert result.code == 2 and "never moves there" in result.err
-    assert (vault / "Home.md").is_file()
+@pytest.mark.parametrize(
+    ("source", "destination", "says"),
+    [
+        ("Home.md", ".obsidian/Home.md", "never moves there"),
+        ("Home.md", ".kbtool/x.md", "never moves there"),
+        ("Home.md", "Notes/.hidden/Home.md", "never moves there"),
+        ("Projects/Plan.md", "Archive/2023", "exists; kbtool mv never overwrites"),
+        ("Projects/Plan.md", "Archive/2023/plan.md", "in another case"),
+        ("Attachments", "archive", "in another case"),
+    ],
+)
+def test_refusals_in_a_vault(
+    vault: Path, run_kbtool, source: str, destination: str, says: str
+) -> None:
+    before = {p: p.read_bytes() for p in vault.rglob("*.md")}
+    result = run_kbtool("-C", vault, "mv", vault / source, vault / destination)
+    assert result.code == 2 and says in result.err
+    assert {p: p.read_bytes() for p in vault.rglob("*.md")} == before
+
+
+def test_a_name_changed_in_case_alone(vault: Path, run_kbtool) -> None:
+    """Obsidian finds a name in any case: the links still open the note, and stay."""
+    before = _check(run_kbtool, vault)
+    text = (vault / "Notes/Links.md").read_text()
+    _mv(run_kbtool, vault, "Notes/Headings.md", "Notes/headings.md")
+    assert (vault / "Notes/Links.md").read_text() == text
+    assert _check(run_kbtool, vault) == before
+
+
+def test_an_attachment_renamed(make_wiki, run_kbtool) -> None:
+    root = _small_vault(make_wiki, None, LINKS)
+    _mv(run_kbtool, root, "img/pic.png", "img/photo.png")
+    assert "![[photo.png]]" in (root / "Notes/Reader.md").read_text()
+    (root / "C/pic.png").write_bytes(b"\x89PNG")  # another pic.png: the name is shared now
+    _mv(run_kbtool, root, "img/photo.png", "Z/pic.png")
+    assert "![[Z/pic.png]]" in (root / "Notes/Reader.md").read_text()
+    assert _check(run_kbtool, root) == []
 
 
 def test_a_dry_run_names_the_new_paths(vault: Path, run_kbtool) -> None:
