@@ -1,12 +1,14 @@
 """Take the docs' pictures of the bundled site: the Transformer page, desktop and phone, and
-the reading aids (link previews, heading links, the theme switch).
+the reading aids (link previews, heading links, the theme switch); and of a vault's site: a
+note of the demo vault (``docs/demo-vault/``) with callouts, embeds and an image.
 
     python scripts/screenshots.py            # or: make screenshots
     python scripts/screenshots.py theme-phone   # only that picture
 
 Builds the bundled wiki with this checkout's kbtool (into a temporary folder, so ``site/`` is
-left alone), serves it on 127.0.0.1, opens the page in Debian's headless ``chromium`` through
-Playwright (never Playwright's own browser download) and writes ``docs/images/*.png``. Chinese
+left alone; the demo vault after ``kbtool init --yes`` in a copy of it), serves it on
+127.0.0.1, opens the page in Debian's headless ``chromium`` through Playwright (never
+Playwright's own browser download) and writes ``docs/images/*.png``. Chinese
 text needs a CJK font on the machine (Debian: ``apt-get install fonts-noto-cjk``); without one
 it is drawn as boxes, so the script refuses to run. Run it again after a change to the site's
 look and commit the images it writes.
@@ -46,6 +48,13 @@ SHOTS: dict[str, tuple[int, int, int, str, str]] = {
     "theme-phone": (390, 844, 2, PAGE, "dark-code"),
     "theme-graph-desktop": (1280, 800, 1, "graph.html", "choose-dark"),
     "graph-panel-desktop": (1280, 900, 1, "graph.html", "graph-panel"),
+}
+VAULT = ROOT / "docs" / "demo-vault"
+VAULT_PAGE = "Garden/Tomatoes.html"
+#: the pictures of the demo vault's site, as SHOTS
+VAULT_SHOTS: dict[str, tuple[int, int, int, str, str]] = {
+    "vault-desktop": (1280, 1200, 1, VAULT_PAGE, ""),
+    "vault-phone": (390, 844, 2, VAULT_PAGE, ""),
 }
 
 
@@ -109,20 +118,32 @@ def _build(into: Path) -> Path:
     return into / "site"
 
 
+def _build_vault(into: Path) -> Path:
+    """The demo vault's site, from a copy of it configured as ``kbtool init --yes`` does."""
+    shutil.copytree(VAULT, into)
+    for command in (["init", "--yes"], ["build"]):
+        run = [sys.executable, "-m", "kbtool", "-C", str(into), *command]
+        subprocess.run(run, check=True, stdout=subprocess.DEVNULL)
+    return into / "site"
+
+
 def _has_cjk_font() -> bool:
     listed = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True, check=False)
     return bool(listed.stdout.strip())
 
 
-def _shoot(base: str, out: Path, scheme: str, names: list[str]) -> list[Path]:
+def _shoot(
+    base: str,
+    out: Path,
+    scheme: str,
+    shots: dict[str, tuple[int, int, int, str, str]],
+) -> list[Path]:
     from playwright.sync_api import sync_playwright
 
     written = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=["--headless", "--no-sandbox"])
-        for name, (width, height, scale, url, action) in SHOTS.items():
-            if names and name not in names:
-                continue
+        for name, (width, height, scale, url, action) in shots.items():
             context = browser.new_context(
                 viewport={"width": width, "height": height},
                 device_scale_factor=scale,
@@ -151,9 +172,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--out", type=Path, default=IMAGES, help="folder for the PNG files")
     parser.add_argument("--scheme", choices=["light", "dark"], default="light")
-    parser.add_argument("names", nargs="*", help=f"only these pictures, of: {', '.join(SHOTS)}")
+    every = {**SHOTS, **VAULT_SHOTS}
+    parser.add_argument("names", nargs="*", help=f"only these pictures, of: {', '.join(every)}")
     args = parser.parse_args(argv)
-    if unknown := sorted(set(args.names) - set(SHOTS)):
+    if unknown := sorted(set(args.names) - set(every)):
         parser.error(f"no such picture: {', '.join(unknown)}")
     if not (Path(CHROMIUM).exists() or shutil.which(CHROMIUM)):
         print(f"no Chromium at {CHROMIUM}: apt-get install chromium", file=sys.stderr)
@@ -162,11 +184,17 @@ def main(argv: list[str] | None = None) -> int:
         print("no Chinese font: apt-get install fonts-noto-cjk", file=sys.stderr)
         return 2
     args.out.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="kbtool-screenshots-") as scratch:
-        site = _build(Path(scratch))
-        with _served(site) as base:
-            for path in _shoot(base, args.out, args.scheme, args.names):
-                print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+    for shots, build in ((SHOTS, _build), (VAULT_SHOTS, _build_vault)):
+        wanted = {
+            name: shot for name, shot in shots.items() if not args.names or name in args.names
+        }
+        if not wanted:
+            continue
+        with tempfile.TemporaryDirectory(prefix="kbtool-screenshots-") as scratch:
+            site = build(Path(scratch) / "repo")
+            with _served(site) as base:
+                for path in _shoot(base, args.out, args.scheme, wanted):
+                    print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
     return 0
 
 

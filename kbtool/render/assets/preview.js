@@ -12,6 +12,9 @@
   var ROOT = new URL("../", script.src).href;
   var FOLDERS = (script.getAttribute("data-folders") || "").split(" ").filter(Boolean);
   var LABEL = script.getAttribute("data-label") || "Preview";
+  // The site's own pages among a vault's notes: the lists of folders, tags and types, the
+  // front page (its home note has a preview under its own name), the graph and the like.
+  var SITE_PAGES = /^(?:folders|tags|types)\/|^(?:index|graph|search|sources|hubs|changes|unresolved|404)\.html$/;
   var DELAY = 300; // ms of pointing before a preview opens, so that passing over opens none
   var touch = window.matchMedia && matchMedia("(hover: none)").matches;
   var data = {}, waiting = {};
@@ -51,8 +54,10 @@
     } catch (error) {
       return null;
     }
-    // "." is a vault's: its notes are in every folder.
-    var inFolder = FOLDERS.some(function (f) { return f === "." || name.indexOf(f + "/") === 0; });
+    // "." is a vault's: its notes are in every folder, beside the site's own pages.
+    var inFolder = FOLDERS.some(function (f) {
+      return f === "." ? !SITE_PAGES.test(name) : name.indexOf(f + "/") === 0;
+    });
     if (!inFolder || !/\.html$/.test(name) || (page === location.href.split("#")[0] && !anchor)) return null;
     return { name: name, anchor: anchor };
   }
