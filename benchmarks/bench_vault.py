@@ -182,7 +182,7 @@ def main() -> None:
     )
     parser.add_argument("-n", type=int, default=5000, help="notes in the vault (default 5000)")
     parser.add_argument(
-        "--builds", type=int, default=2, help="cold builds of each, interleaved (default 2)"
+        "--builds", type=int, default=3, help="cold builds of each, interleaved (default 3)"
     )
     parser.add_argument(
         "--edits", type=int, default=5, help="edits of the embedded section served (default 5)"
