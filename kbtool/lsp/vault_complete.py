@@ -22,6 +22,14 @@ from kbtool.wiki import Status
 
 #: Answers are cut here (the client asks again as the author types more).
 LIMIT = 100
+#: The files Obsidian shows besides notes (its help's "Accepted file formats"): a vault's
+#: other files (``kbtool.toml``, a script) are not offered, though a link to one resolves.
+SHOWN = frozenset(
+    {"avif", "bmp", "gif", "jpeg", "jpg", "png", "svg", "webp"}  # images
+    | {"flac", "m4a", "mp3", "ogg", "wav", "3gp"}  # audio
+    | {"mkv", "mov", "mp4", "ogv", "webm"}  # video
+    | {"pdf", "canvas", "base"}
+)
 
 
 def complete_wikilink(
@@ -157,6 +165,8 @@ def _files(
     items: list[types.CompletionItem] = []
     for group in state.vault_files().values():
         for other in group:
+            if other.rpartition(".")[2].lower() not in SHOWN:
+                continue
             if wanted and wanted not in other.lower():
                 continue
             written = link_path(vault, other, path)

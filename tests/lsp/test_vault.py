@@ -95,6 +95,7 @@ async def test_attachments_first_after_an_embed(client: Client, vault: Path) -> 
     found = await _complete(client, vault, "![[")
     assert found[0][0] in {"diagram.png", "icon.svg", "paper.pdf", "sound.mp3", "Board.canvas"}
     assert ("diagram.png", "diagram.png") in found and ("Tasks.base", "Tasks.base") in found
+    assert "kbtool.toml" not in {label for label, _ in found}  # no file Obsidian shows
     assert ("diagram.png", "diagram.png") in await _complete(client, vault, "![[diag")
 
 
