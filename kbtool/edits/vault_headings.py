@@ -94,14 +94,14 @@ def part_edits(
         else:
             new = link_text(new_text)
             if encoded:
-                new = _encoded(new, wide=bool(_ENCODED_WIDE.search(piece)))
+                new = in_body_link(new, wide=bool(_ENCODED_WIDE.search(piece)))
         lead = len(piece) - len(piece.lstrip())
         old = piece.strip()
         edits.append(PartEdit(start + lead, start + lead + len(old), old, new))
     return edits
 
 
-def _encoded(text: str, wide: bool) -> str:
+def in_body_link(text: str, wide: bool = False) -> str:
     """A heading's text in a body link's anchor: spaces as ``%20``, and every other
     character beyond ASCII encoded too when the link was written so."""
     if wide:

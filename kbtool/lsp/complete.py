@@ -6,12 +6,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Iterable
+from urllib.parse import quote
 
 from lsprotocol import types
 
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
-from kbtool.lsp.vault_complete import complete_wikilink
+from kbtool.lsp.vault_complete import body_link_anchors, complete_wikilink
 from kbtool.model import Link, Page, Span
 from kbtool.parse.fields import tags_of
 from kbtool.wiki import Status
@@ -24,6 +25,7 @@ _WIKILINK = re.compile(r"\[\[([^\[\]|]*)$")
 _KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:(.*)$")
 _ITEM = re.compile(r"^\s*-\s+['\"]?([^'\"]*)$")
 _FLOW = re.compile(r"[\[,]\s*['\"]?([^,\[\]'\"]*)$")
+_UNSAFE_IN_BODY = re.compile(r"[ ()<>]")
 
 
 def complete(
@@ -129,6 +131,8 @@ def _targets(
             break
     rank = {p: n for n, p in enumerate(first)}
     where = _edit_range(lines, line, col, prefix)
+    # A vault's note names have spaces: encoded, or the body link would end there.
+    in_body = kind is None and state.wiki.obsidian
     return types.CompletionList(
         is_incomplete=len(items) > LIMIT,
         items=[
@@ -140,11 +144,18 @@ def _targets(
                 documentation=_summary(other),
                 filter_text=f"{relative} {other.title}",
                 sort_text=f"0 {rank[other.path]:03d}" if other.path in rank else f"1 {relative}",
-                text_edit=types.TextEdit(range=where, new_text=relative),
+                text_edit=types.TextEdit(
+                    range=where, new_text=_encoded(relative) if in_body else relative
+                ),
             )
             for relative, other in items[:LIMIT]
         ],
     )
+
+
+def _encoded(path: str) -> str:
+    """A path as a body link's destination can hold it: spaces and parentheses encoded."""
+    return _UNSAFE_IN_BODY.sub(lambda m: quote(m.group()), path)
 
 
 def _summary(page: Page) -> str | None:
@@ -162,6 +173,8 @@ def _anchors(
         target = resolved.page if resolved.status is Status.OK else None
     if target is None:
         return types.CompletionList(is_incomplete=False, items=[])
+    if state.wiki.obsidian:  # Obsidian names a heading by its text, not a slug
+        return body_link_anchors(state, target, lines, line, col, anchor)
     where = _edit_range(lines, line, col, anchor)
     return types.CompletionList(
         is_incomplete=False,

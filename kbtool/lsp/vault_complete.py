@@ -12,7 +12,7 @@ from __future__ import annotations
 from lsprotocol import types
 
 from kbtool.checks.upkeep import aliases_of
-from kbtool.edits.vault_headings import link_text, named_headings
+from kbtool.edits.vault_headings import in_body_link, link_text, named_headings
 from kbtool.edits.vault_moves import VaultAfter, link_path, vault_after
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
@@ -59,6 +59,33 @@ def complete_wikilink(
                 text_edit=types.TextEdit(range=where, new_text=link_text(heading.text)),
             )
             for index, heading in enumerate(headings)
+            if link_text(heading.text)
+        ],
+    )
+
+
+def body_link_anchors(
+    state: WikiState, target: Page, lines: Lines, line: int, col: int, written: str
+) -> types.CompletionList:
+    """After ``Note.md#`` in a vault's body link: the headings by their text, as Obsidian
+    writes them there (``#Setup%20first%20steps``), and the block ids."""
+    if written.startswith("^"):
+        return _blocks(state, target, lines, line, col, written)
+    where = _range(lines, line, col, written)
+    return types.CompletionList(
+        is_incomplete=False,
+        items=[
+            types.CompletionItem(
+                label=link_text(heading.text),
+                kind=types.CompletionItemKind.Reference,
+                detail=f"{'#' * heading.level} {heading.text}",
+                filter_text=f"{in_body_link(link_text(heading.text))} {heading.slug}",
+                sort_text=f"{index:05d}",
+                text_edit=types.TextEdit(
+                    range=where, new_text=in_body_link(link_text(heading.text))
+                ),
+            )
+            for index, heading in enumerate(target.headings)
             if link_text(heading.text)
         ],
     )

@@ -195,3 +195,15 @@ async def test_a_heading_renamed_in_the_editor(client: Client, vault: Path) -> N
     assert "[[Headings#Setup the basics#Install]]" in links
     assert "[setup](Headings.md#Setup%20the%20basics)" in links
     assert "[[Headings#Same words, other section#Install]]" in links  # another section's
+
+
+async def test_body_links_as_obsidian_writes_them(client: Client, vault: Path) -> None:
+    """A body link's path with its spaces encoded; its anchor a heading's text (Obsidian
+    does not know GitHub's slugs) or a block id."""
+    found = await _complete(client, vault, "See [x](Deep/Nest")
+    assert ("Deep note", "Deep/Nested/Deep%20note.md") in found
+    anchors = await _complete(client, vault, "See [x](Headings.md#")
+    assert ("Setup first steps", "Setup%20first%20steps") in anchors
+    assert ("Same words, other section", "Same%20words,%20other%20section") in anchors
+    blocks = await _complete(client, vault, "See [x](Headings.md#^p")
+    assert blocks == [("^para-1", "^para-1"), ("^item-2", "^item-2")]  # the editor filters
