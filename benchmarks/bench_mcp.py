@@ -180,7 +180,7 @@ def main() -> int:
         # this code and of the pages as they are (an earlier run edited some).
         built = run_kbtool(root, "build", timeout=3600)
         print(f"built in {built.seconds:.1f} s (exit {built.code})", flush=True)
-        pages = sum(1 for _ in root.glob("*/**/*.md"))
+        pages = sum(1 for top in ("wiki", "sources") for _ in (root / top).rglob("*.md"))
         figures = asyncio.run(measure(root, args.repeat))
     print(f"kbtool mcp at {pages:,} pages, {os.cpu_count()} cores, load {load_average()}")
     for name, seconds in figures.items():
