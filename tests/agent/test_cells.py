@@ -1,4 +1,5 @@
-"""run_cells, in process: outputs and failures at their Markdown lines, stored results reused."""
+"""run_cells, in process: outputs and failures at their Markdown lines; a passing page's
+result stored and reused."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def test_outputs_and_failures_at_their_lines(tmp_path: Path) -> None:
     assert (first.line, first.status, first.stdout, first.value) == (9, "passed", "x is 42\n", "42")
     assert (second.status, second.error_line) == ("failed", 15)
     assert "not 41" in (second.error or "")
-    assert run_cells(wiki, "wiki/cells.md").cached  # the stored result, as kbtool test reuses
+    assert not run_cells(wiki, "wiki/cells.md").cached  # a failure runs again
+    (root / "wiki/cells.md").write_text(CELLS.replace("41", "42"), encoding="utf-8")
+    wiki.wrote(["wiki/cells.md"])
+    assert run_cells(wiki, "wiki/cells.md").status == "passed"
+    assert run_cells(wiki, "wiki/cells.md").cached  # a pass is stored, as kbtool test does
     with pytest.raises(Refused, match="no python cells"):
         run_cells(wiki, "wiki/concepts/attention.md")
