@@ -76,3 +76,12 @@ def test_a_section_edit_keeps_the_rest(tmp_path: Path) -> None:
     assert text == ATTENTION.replace("Softmax of QK^T over sqrt(d).", "Scaled.")
     assert done.digest == content_digest(page.read_bytes())
     assert page.stat().st_mode & 0o777 != 0o600  # not the temporary file's private mode
+
+
+def test_a_block_edit_replaces_only_the_block(tmp_path: Path) -> None:
+    wiki = _wiki(tmp_path, write=True)
+    page = tmp_path / "repo/wiki/concepts/attention.md"
+    digest = content_digest(page.read_bytes())
+    edit_section(wiki, "wiki/concepts/attention.md", "^heads", "Heads, edited. ^heads", digest)
+    expected = ATTENTION.replace("Several heads attend at once. ^heads", "Heads, edited. ^heads")
+    assert page.read_text(encoding="utf-8") == expected
