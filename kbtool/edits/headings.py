@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from kbtool.edits.locate import unplaced_wikilink
 from kbtool.edits.moves import MovePlan
 from kbtool.edits.spans import TextEdit, decode, split_lines
 from kbtool.edits.vault_headings import PartEdit, part_edits
-from kbtool.model import Link
+from kbtool.model import Link, Page
 from kbtool.parse.slugs import slugify, unique_slugs
 from kbtool.wiki import Status, Wiki
 
@@ -58,7 +59,7 @@ def plan_heading_rename(
             changes = part_edits(raw_anchor, encoded, headings, line, new_text, renamed)
             if changes:
                 lines_of = _page_lines(page_lines, item.page.path, read)
-                _vault_edits(plan, item.page.path, item.link, raw_anchor, lines_of, changes)
+                _vault_edits(plan, item.page, item.link, raw_anchor, lines_of, changes)
             continue
         if item.link.kind == "wikilink":
             # A wikilink names the heading by its text or its slug.
@@ -102,16 +103,21 @@ def _page_lines(
 
 def _vault_edits(
     plan: MovePlan,
-    path: str,
+    page: Page,
     link: Link,
     raw_anchor: str,
     lines: list[str],
     changes: list[PartEdit],
 ) -> None:
     """The edits of a vault link's ``#`` parts that name the renamed heading."""
-    number = link.span.line
+    path, number = page.path, link.span.line
     line = lines[number - 1] if 1 <= number <= len(lines) else ""
     at = line.find("#" + raw_anchor, max(link.span.col - 1, 0))
+    name = link.target.partition("#")[0].strip()
+    if link.kind == "wikilink" and line.find(name, max(link.span.col - 1, 0)) > link.span.col + 1:
+        # not where the parser placed it (in a table, `[[Note#A\|label]]`): by its name
+        found = unplaced_wikilink(page, link, line, name)
+        at = -1 if found is None else line.find("#" + raw_anchor, found + len(name))
     if at < 0:
         plan.problems.append(
             f"{path}:{number}: anchor '#{raw_anchor}' not found as written; left as it was"

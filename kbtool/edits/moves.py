@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
 from kbtool.checks.code_paths import code_path_target
+from kbtool.edits.locate import unplaced_wikilink
 from kbtool.edits.moved import moved_path as moved_path  # where the callers find it
 from kbtool.edits.spans import TextEdit, decode, split_lines
 from kbtool.edits.vault_moves import LeftAsWritten, VaultAfter, new_vault_target, vault_after
@@ -68,7 +69,7 @@ def plan_move(
             plan.problems.append(f"{page.path}: cannot read: {error}")
             continue
         for link, (old, new) in wanted:
-            edit = _locate(page.path, lines, link, old, new)
+            edit = _locate(page, lines, link, old, new)
             if edit is None:
                 plan.problems.append(
                     f"{page.path}:{link.span.line}:{link.span.col}: link '{link.target}' "
@@ -167,16 +168,22 @@ def _new_wikilink(
     return name, new_stem + (".md" if name.endswith(".md") else "")
 
 
-def _locate(path: str, lines: list[str], link: Link, old: str, new: str) -> TextEdit | None:
+def _locate(page: Page, lines: list[str], link: Link, old: str, new: str) -> TextEdit | None:
     """The edit that replaces ``old`` where the link is written: at its column, or one
-    character on for a quoted YAML item."""
-    number = link.span.line
+    character on for a quoted YAML item; a wikilink the parser could not place, found by
+    its name on its line."""
+    path, number = page.path, link.span.line
     if not 1 <= number <= len(lines):
         return None
     line = lines[number - 1]
     start = line.find(old, max(link.span.col - 1, 0))
     if start < 0 or (link.kind != "link" and link.kind != "image" and start > link.span.col + 1):
-        return None
+        if link.kind != "wikilink":
+            return None
+        found = unplaced_wikilink(page, link, line, old)
+        if found is None:
+            return None
+        start = found
     if link.in_frontmatter and start > 0 and line[start - 1] in "'\"":
         new = _quoted(new, line[start - 1])
     return TextEdit(path, number, start + 1, start + 1 + len(old), new, old)

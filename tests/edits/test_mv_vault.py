@@ -307,3 +307,23 @@ def test_the_chinese_fixture_vault(tmp_path: Path, run_kbtool) -> None:
     assert "[注意力](%E6%B3%A8%E6%84%8F%E5%8A%9B.md)" in text
     assert "[[注意力#背景：为什么需要]]" in text
     assert _check(run_kbtool, root) == before
+
+
+def test_links_in_a_table(make_wiki, run_kbtool) -> None:
+    """In a table a wikilink's label follows an escaped `\\|`: the parser cannot place such a
+    link, and it is found by its name on its line."""
+    table = "# T\n\n| a | b |\n|---|---|\n| [[H]] [[H\\|x]] and [[H#Usage\\|y]] | [[H]] |\n"
+    root = make_wiki(
+        {"kbtool.toml": VAULT, "Sub/H.md": "# H\n\n## Usage\n", "T.md": table, "A/x.md": "# x\n"}
+    )
+    before = _check(run_kbtool, root)
+    _mv(run_kbtool, root, "Sub/H.md", "Sub/Help.md")
+    assert (root / "T.md").read_text() == table.replace("[[H", "[[Help")
+    wiki = load_wiki(load_config(root), jobs=1, use_store=False)
+    plan = plan_heading_rename(wiki, "Sub/Help.md", 3, "Use", lambda p: (root / p).read_bytes())
+    assert plan.problems == []
+    assert set(plan.edits) == {"T.md", "Sub/Help.md"}
+    for path, edits in plan.edits.items():
+        (root / path).write_bytes(apply_edits((root / path).read_bytes(), edits))
+    assert "[[Help#Use\\|y]]" in (root / "T.md").read_text()
+    assert _check(run_kbtool, root) == before
