@@ -81,6 +81,20 @@ class Recorder:
         return value
 
 
+class Unrecorded:
+    """A :class:`~kbtool.engine.declare.Reads` that records nothing: for a function run
+    outside any query (an output written after its key was made from the same reads)."""
+
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+
+    def input(self, input: Input[V], key: str) -> V | None:
+        return cast("V | None", self._engine.input_entry(input, key)[1])
+
+    def get(self, query: Query[V], key: str) -> V:
+        return self._engine.get(query, key)
+
+
 class Engine:
     """The inputs set, and the values of queries with their traces, held for a run or, by a
     session, for its life."""

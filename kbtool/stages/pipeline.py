@@ -114,10 +114,10 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
         config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
     )
     site = replace(site, embeds=embedded(run, loaded, site, listed))
-    if run.use_store:
-        save(run.reuse.engine, store)
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
+    if run.use_store:
+        save(run.reuse.engine, store)
     report.outputs = len(plan.outputs)
     run.clock.lap("plan")
     return _Planned(site, plan, published, loaded, checked.wiki)

@@ -17,6 +17,7 @@ from kbtool.render.vendored import VENDOR_DIR
 from kbtool.reuse.values import Reuse
 from kbtool.stages.index_plan import index_outputs
 from kbtool.stages.listed import listings_digest
+from kbtool.stages.output_rows import row_outputs
 from kbtool.stages.page_outputs import page_outputs
 from kbtool.stages.planned import Planned, StaticOutput
 from kbtool.stages.publish.published import Published, stat_signature
@@ -87,7 +88,8 @@ def outputs(
         replace(item, key=OUTPUT.key(item.key)) for item in index_outputs(store, site, listed)
     ]
     pages = page_outputs(site, digests, reuse)
-    return pages + indexes + list(static_outputs())
+    rows = row_outputs(store, site, reuse.engine)
+    return pages + indexes + rows + list(static_outputs())
 
 
 def plan_site(

@@ -4,7 +4,8 @@ type for each kind of output.
 A page's HTML and its link-preview data are rendered from the page's body in the workers; an
 index page and the graph's data in the build's own process, from what the plan made of them
 (None when they were planned from the last build's keys, and made only if one is stale:
-:func:`kbtool.stages.index_plan.with_data`); an asset is its bytes.
+:func:`kbtool.stages.index_plan.with_data`); an output row's file by its row, here too; an
+asset is its bytes.
 """
 
 from __future__ import annotations
@@ -58,6 +59,19 @@ class GraphOutput:
 
 
 @dataclass(frozen=True)
+class RowOutput:
+    """A file an output row makes (``render/output_rows.py``): ``<row>:<path>`` for a page
+    row's, the row's name for a site row's (``path`` ""); its key the digest of its content."""
+
+    kind: ClassVar[str] = "row"
+    name: str
+    key: str
+    row: str
+    path: str
+    file: str
+
+
+@dataclass(frozen=True)
 class StaticOutput:
     """An asset shipped in the package, or the highlighting colours."""
 
@@ -69,4 +83,4 @@ class StaticOutput:
 
 #: the outputs rendered from one page's body, in the workers
 PerPage = PageOutput | PreviewOutput
-Planned = PageOutput | PreviewOutput | IndexOutput | GraphOutput | StaticOutput
+Planned = PageOutput | PreviewOutput | IndexOutput | GraphOutput | RowOutput | StaticOutput

@@ -16,6 +16,7 @@ from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
+from kbtool.stages.output_rows import row_content
 from kbtool.stages.pageworker import renderer_failed
 from kbtool.stages.plan import Plan
 from kbtool.stages.planned import (
@@ -24,6 +25,7 @@ from kbtool.stages.planned import (
     PerPage,
     Planned,
     PreviewOutput,
+    RowOutput,
     StaticOutput,
 )
 from kbtool.stages.publish.published import Published, same, stat_signature
@@ -118,9 +120,17 @@ def _copy(source: Path, target: Path) -> None:
 
 
 def _render_other(
-    run: Run, site: SiteContext, staging: Path, item: IndexOutput | GraphOutput | StaticOutput
+    run: Run,
+    site: SiteContext,
+    staging: Path,
+    item: IndexOutput | GraphOutput | RowOutput | StaticOutput,
 ) -> Rendered:
     content: str | bytes
+    if isinstance(item, RowOutput):
+        made = row_content(run.reuse.engine, item)
+        content = made if made is not None else b""
+        write_file(staging, item.file, content)
+        return Rendered({item.file: ""})
     if isinstance(item, IndexOutput):
         assert item.page is not None  # given by with_data
         content = item.page.render(site)

@@ -21,16 +21,17 @@ from kbtool.stages.scan import Snapshot
 def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -> list[Diagnostic]:
     """The diagnostics of ``WIKI_CHECKS`` at their default severities; ``facts``: every
     page's."""
-    wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
-    if not wanted:
-        return []
     engine = run.reuse.engine
-    if run.use_store:
-        load(engine, run.store, [NAMES, SKETCH, *(row.query for row in wanted)])
     digests = run.snapshot.digests()
+    # Every page's card and text are the inputs of the build's output rows too.
     cards = {path: (f.kind, f.title, f.aliases) for path, f in facts.items()}
     texts = {path: (digests[path], partial(_text, run.snapshot, path)) for path in cards}
     set_pages(engine, cards, texts, settings_of(run.config.duplicate_threshold))
+    wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
+    if not wanted:
+        return []
+    if run.use_store:
+        load(engine, run.store, [NAMES, SKETCH, *(row.query for row in wanted)])
     return run_rows(engine, wanted, enabled)
 
 

@@ -36,6 +36,7 @@ class RandomVault:
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
         self.notes: dict[str, dict[str, object]] = {}
+        self.written: set[str] = set()
         for n in range(5):
             self.add(f"n{n}")
         for note in self.notes.values():
@@ -93,8 +94,9 @@ class RandomVault:
         return f"{action} {path}"
 
     def write(self, root: Path) -> None:
-        for old in root.rglob("*.md"):
-            old.unlink()
+        for gone in self.written - self.notes.keys():  # not the site's copies of notes
+            (root / gone).unlink(missing_ok=True)
+        self.written = set(self.notes)
         for path in self.notes:
             (root / path).parent.mkdir(parents=True, exist_ok=True)
             (root / path).write_text(self.text(path))

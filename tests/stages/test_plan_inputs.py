@@ -16,6 +16,7 @@ def _inputs(**change: Any) -> PlanInputs:
         "listings": listings,
         "results": {"c.md": "r"},
         "similar": {"a.md": ("b.md",), "b.md": ("a.md",), "c.md": ()},
+        "embeds": {"a.md": ("e", ("b.md",))},
     }
     return PlanInputs(**(made | change))
 
@@ -49,3 +50,11 @@ def test_a_page_the_last_plan_did_not_have_is_changed_and_a_page_gone_is_not_tol
     pages = {"a.md": 1, "b.md": 2, "d.md": 4}
     now = _inputs(digests={"a.md": "1", "b.md": "2", "d.md": "4"}, listings=LISTINGS | {"d.md": 0})
     assert now.changed_since(BEFORE, pages) == {"d.md"}
+
+
+def test_what_a_page_embeds_shows_changes_the_page() -> None:
+    assert _inputs(embeds={"a.md": ("e*", ("b.md",))}).changed_since(BEFORE, PAGES) == {"a.md"}
+    assert _inputs(embeds={}).changed_since(BEFORE, PAGES) == {"a.md"}
+    assert _inputs(embeds={"c.md": ("e", ())} | BEFORE.embeds).changed_since(BEFORE, PAGES) == {
+        "c.md"
+    }

@@ -1,0 +1,56 @@
+"""The output rows' files in the plan (``render/output_rows.py``): each keyed by the digest of
+its content, a query on the run's engine, so a build makes again exactly the files whose
+content changed; and their content when they are written."""
+
+from __future__ import annotations
+
+from kbtool.engine import WHOLE, Engine
+from kbtool.engine.core import Unrecorded
+from kbtool.engine.persist import load
+from kbtool.render import output_rows
+from kbtool.render.context import SiteContext
+from kbtool.render.output_rows import LISTED, SITE, Content, SiteView
+from kbtool.stages.planned import RowOutput
+from kbtool.store.db import Store
+from kbtool.store.records import OUTPUT
+
+
+def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[RowOutput]:
+    """Every output row's files, each keyed by what it holds. The check set every page's
+    path, card and text; this sets what lists show of each page and the site's title."""
+    page_rows, site_rows = output_rows.PAGE_ROWS, output_rows.SITE_ROWS
+    if store is not None:
+        queries = [row.query for row in page_rows] + [row.query for row in site_rows]
+        load(engine, store, queries)
+    for path, listing in site.listings.items():
+        card = listing.card
+        shown = (card.title, card.type, card.summary, card.url)
+        engine.set(LISTED, path, shown, "\x1f".join(shown))
+    engine.set(SITE, WHOLE, site.title, site.title)
+    planned = []
+    for page_row in page_rows:
+        for path in site.wiki.pages:
+            if digest := engine.get(page_row.query, path):
+                name = f"{page_row.name}:{path}"
+                planned.append(
+                    RowOutput(name, OUTPUT.key(digest), page_row.name, path, page_row.file(path))
+                )
+        engine.retain(page_row.query, site.wiki.pages)
+    for site_row in site_rows:
+        if digest := engine.get(site_row.query, WHOLE):
+            planned.append(
+                RowOutput(site_row.name, OUTPUT.key(digest), site_row.name, "", site_row.file)
+            )
+    return planned
+
+
+def row_content(engine: Engine, item: RowOutput) -> Content:
+    """The content of a row's file, made from what the engine holds now (as its key was)."""
+    view = SiteView(Unrecorded(engine))
+    for page_row in output_rows.PAGE_ROWS:
+        if page_row.name == item.row:
+            return page_row.make(view, item.path)
+    for site_row in output_rows.SITE_ROWS:
+        if site_row.name == item.row:
+            return site_row.make(view)
+    return None

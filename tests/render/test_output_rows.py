@@ -1,0 +1,69 @@
+"""Outputs as rows (``render/output_rows.py``): the Markdown beside each page and llms.txt,
+and an output added the way a newcomer would (a function and a row), whose files are made
+again exactly when what they read changed: incremental builds, one-shot and in a session,
+give a clean build's site."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from kbtool.config import load_config
+from kbtool.render import output_rows
+from kbtool.render.output_rows import Content, PageRow, SiteView
+from kbtool.session import Session
+from tests.stages.test_build_incremental import RandomWiki, assert_same, build, clean_build
+
+
+def card(view: SiteView, path: str) -> Content:
+    """A JSON card of each page: its title, summary, and the other pages' titles it names."""
+    title, _, summary, url = view.listed(path)
+    text = view.text(path) or ""
+    named = sorted(view.title(p) for p in view.paths() if p != path and view.title(p) in text)
+    return json.dumps({"title": title, "summary": summary, "url": url, "names": named})
+
+
+@pytest.fixture
+def card_row(monkeypatch: pytest.MonkeyPatch) -> None:
+    row = PageRow("card", lambda path: path.removesuffix(".md") + ".card.json", card)
+    monkeypatch.setattr(output_rows, "PAGE_ROWS", (*output_rows.PAGE_ROWS, row))
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("serving", [False, True], ids=["build", "serve"])
+def test_an_added_output_is_made_again_exactly_when_what_it_read_changed(
+    tmp_path: Path, seed: int, serving: bool, card_row: None
+) -> None:
+    wiki = RandomWiki(random.Random(seed))
+    live, scratch = tmp_path / "live", tmp_path / "clean"
+    live.mkdir()
+    wiki.write(live)
+    kept = Session(load_config(live)) if serving else None
+    assert build(live, kept)
+    assert list((live / "site").rglob("*.card.json"))
+    history: list[str] = []
+    for _ in range(10):
+        history.append(wiki.edit())
+        wiki.write(live)
+        ok = build(live, kept)
+        clean_ok, clean = clean_build(wiki, scratch)
+        assert ok == clean_ok, history
+        if ok:
+            assert_same(live, clean, history)
+
+
+def test_each_page_has_its_markdown_beside_it_and_llms_txt_lists_them(tmp_path: Path) -> None:
+    wiki = RandomWiki(random.Random(3))
+    wiki.write(tmp_path)
+    assert build(tmp_path)
+    site = tmp_path / "site"
+    for path in wiki.pages:
+        assert (site / path).read_bytes() == (tmp_path / path).read_bytes()
+        assert (site / path).with_suffix(".html").is_file()
+    llms = (site / "llms.txt").read_text()
+    assert llms.startswith("# ")
+    for path in wiki.wiki_paths():
+        assert f"]({path})" in llms
