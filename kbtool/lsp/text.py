@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from kbtool.edits.locate import unplaced_wikilink
 from kbtool.edits.spans import split_lines
 from kbtool.model import Link, Page
 
@@ -58,7 +59,11 @@ def link_extent(page: Page, lines: Lines, link: Link) -> tuple[int, int]:
     text = lines.get(link.span.line)
     name = link.target
     start = text.find(name, max(link.span.col - 1, 0))
-    if start < 0 or start > link.span.col + 1:
+    if (start < 0 or start > link.span.col + 1) and link.kind == "wikilink":
+        # not where the parser placed it (in a table, `[[Note\|label]]`): by its name
+        found = unplaced_wikilink(page, link, text, name.partition("#")[0].strip())
+        start = -1 if found is None else text.find(name, found)
+    if start < 0 or start > link.span.col + 1 and link.kind != "wikilink":
         return link.span.col, link.span.col + len(name)
     return start + 1, start + 1 + len(name)
 

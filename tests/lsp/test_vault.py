@@ -207,3 +207,13 @@ async def test_body_links_as_obsidian_writes_them(client: Client, vault: Path) -
     assert ("Same words, other section", "Same%20words,%20other%20section") in anchors
     blocks = await _complete(client, vault, "See [x](Headings.md#^p")
     assert blocks == [("^para-1", "^para-1"), ("^item-2", "^item-2")]  # the editor filters
+
+
+async def test_definition_of_a_link_in_a_table(client: Client, vault: Path) -> None:
+    typed = "| a | b |\n|---|---|\n| [[Home]] | [[Headings#^para-1\\|the block]] |\n"
+    text, doc = await _typed(client, vault, typed)
+    found = await client.text_document_definition_async(
+        types.DefinitionParams(text_document=doc, position=_position(text, "| [[Headings#^p"))
+    )
+    assert isinstance(found, types.Location)
+    assert found.uri == _uri(vault, "Notes/Headings.md") and found.range.start.line == 12
