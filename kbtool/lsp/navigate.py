@@ -78,7 +78,7 @@ def hover(state: WikiState, path: str, lines: Lines, line: int, col: int) -> typ
     parts.append(_plain(page.path) + (f" → #{_plain(target.anchor)}" if target.anchor else ""))
     if target.anchor:  # what the link lands on: the heading's or the block's first line
         at = _heading_line(page, target.anchor)
-        landing = Lines.of(state.text(page.path)).get(at + 1).strip() if at else ""
+        landing = Lines.of(state.shown_text(page.path)).get(at + 1).strip() if at else ""
         if landing:
             parts.append("> " + _plain(landing))
     content = types.MarkupContent(kind=types.MarkupKind.Markdown, value="\n\n".join(parts))

@@ -179,6 +179,14 @@ class WikiState:
         data = self.read(path)
         return data.decode("utf-8-sig", "replace")
 
+    def shown_text(self, path: str) -> str:
+        """A page's text to show from (a hover, a completion's detail): "" when the file
+        went since the last check."""
+        try:
+            return self.text(path)
+        except OSError:
+            return ""
+
     def relative_link(self, from_page: str, to_path: str) -> str:
         """The relative path a link from ``from_page`` to ``to_path`` is written with."""
         return posixpath.relpath(to_path, posixpath.dirname(from_page) or ".")

@@ -121,7 +121,7 @@ def _under(page: Page, parts: list[str]) -> list[Heading]:
 def _blocks(
     state: WikiState, target: Page, lines: Lines, line: int, col: int, written: str
 ) -> types.CompletionList:
-    text = Lines.of(state.text(target.path))
+    text = Lines.of(state.shown_text(target.path))
     where = _range(lines, line, col, written)
     seen: set[str] = set()
     items: list[types.CompletionItem] = []
