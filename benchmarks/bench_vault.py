@@ -17,7 +17,7 @@ From one run, kbtool run as whole processes:
 Both sites are built with kbtool's defaults (the search index included). The wiki has the
 build benchmark's settings (its broken links are warnings); the vault has what init wrote.
 
-    python benchmarks/bench_vault.py [-n 5000] [--builds 3] [--edits 5] [--quick]
+    python benchmarks/bench_vault.py [-n 5000] [--builds 3] [--edits 5] [--jobs J] [--quick]
 """
 
 from __future__ import annotations
@@ -76,9 +76,9 @@ def folder_mb(root: Path) -> float:
     return sum(p.stat().st_size for p in root.rglob("*") if p.is_file()) / 1e6
 
 
-def cold_build(root: Path, limit: float) -> Built:
+def cold_build(root: Path, limit: float, jobs: list[str]) -> Built:
     forget(root)
-    run = run_kbtool(root, "build", timeout=limit, ok=(0, 1))
+    run = run_kbtool(root, "build", *jobs, timeout=limit, ok=(0, 1))
     if run.code != 0:
         tail = "\n".join([*run.stdout.splitlines()[-8:], *run.stderr.splitlines()[-3:]])
         raise SystemExit(f"kbtool build of the {root.name} exited {run.code}:\n{tail}")
@@ -193,9 +193,13 @@ def main() -> None:
     parser.add_argument(
         "--step-timeout", type=float, default=600.0, help="seconds a step may take (default 600)"
     )
+    parser.add_argument(
+        "--jobs", type=int, help="the builds' -j (both alike; default: kbtool's own)"
+    )
     args = parser.parse_args()
     n, builds, edits = (300, 1, 2) if args.quick else (args.n, args.builds, args.edits)
     limit = args.step_timeout
+    jobs = ["-j", str(args.jobs)] if args.jobs else []
     with tempfile.TemporaryDirectory(prefix=f"kbtool-bench-vault-{n}-") as tmp:
         started = time.perf_counter()
         vault = synth_vault.generate(Path(tmp) / "vault", n)
@@ -203,6 +207,7 @@ def main() -> None:
         print("kbtool on an Obsidian vault, against the wiki benchmark's pages of the same bytes")
         print(f"command: python {' '.join(sys.argv)}")
         print(f"cores: {len(os.sched_getaffinity(0))}; load average at start: {load_average()}")
+        print(f"builds: kbtool build {' '.join(jobs) or '(its default workers)'}")
         print(
             f"vault: {len(vault.notes):,} notes ({vault_mb:.1f} MB), {len(vault.attachments)} attachments "
             f"({vault.attachment_bytes / 1e3:.0f} KB), generated in {time.perf_counter() - started:.1f} s; "
@@ -226,8 +231,8 @@ def main() -> None:
         )
         vault_builds, wiki_builds = [], []
         for _ in range(builds):
-            vault_builds.append(cold_build(vault.root, limit))
-            wiki_builds.append(cold_build(wiki.root, limit))
+            vault_builds.append(cold_build(vault.root, limit, jobs))
+            wiki_builds.append(cold_build(wiki.root, limit, jobs))
             print(
                 f"cold builds: vault {vault_builds[-1].seconds:.2f} s, wiki {wiki_builds[-1].seconds:.2f} s",
                 flush=True,
