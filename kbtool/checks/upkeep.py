@@ -89,8 +89,15 @@ def unlinked_mentions(wiki: WikiView, path: str) -> Iterator[Diagnostic]:
 
 
 def pages_of_the_same_title(wiki: WikiView) -> Iterator[Diagnostic]:
-    """KB307 on each page whose normalised title another page has."""
-    yield from same_titles({path: (wiki.kind(path), wiki.title(path)) for path in wiki.paths()})
+    """KB307 on each page whose normalised title another page has. A page titled by its file
+    name alone (as a vault's notes are) is left out: two files of one name in two folders are
+    told apart by their folders, and KB211 reports a link that cannot tell them apart."""
+    titles = {path: (wiki.kind(path), wiki.title(path)) for path in wiki.paths()}
+    yield from same_titles({p: kt for p, kt in titles.items() if kt[1] != _file_name(p)})
+
+
+def _file_name(path: str) -> str:
+    return path.rsplit("/", 1)[-1].removesuffix(".md")
 
 
 def nearly_the_same_bodies(wiki: WikiView) -> Iterator[Diagnostic]:

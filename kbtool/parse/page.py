@@ -43,7 +43,8 @@ def parse_page_tokens(
     problems += body.problems
 
     links = _frontmatter_links(path, frontmatter) + body.links
-    title = _title(frontmatter, body.first_h1, stem)
+    # Obsidian names a note by its file, whatever its first heading says.
+    title = _title(frontmatter, None if flavor == "obsidian" else body.first_h1, stem)
     page = Page(
         path=path,
         kind=kind,

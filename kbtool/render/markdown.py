@@ -261,10 +261,25 @@ def render_body(page: Page, tokens: list[Token], t: Callable[..., str]) -> PageB
     lines are file lines). The tokens are changed on the way: render them once."""
     ctx = _Context(page, t)
     title_id = None
-    # A leading `# Title` is the page's title: the template shows it, with the same id.
-    if tokens and tokens[0].type == "heading_open" and tokens[0].tag == "h1" and page.headings:
+    # A leading `# Title` is the page's title: the template shows it, with the same id. A
+    # vault's note is titled by its file name: a first heading that says more stays.
+    if (
+        tokens
+        and tokens[0].type == "heading_open"
+        and tokens[0].tag == "h1"
+        and page.headings
+        and not _titled_apart(page)
+    ):
         title_id = page.headings[0].slug
         tokens = tokens[3:]
         ctx.heading = 1
     html = _RENDERER.render(tokens, markdown_parser().options, {"kb": ctx})
     return PageBody(html, tuple(ctx.holes), title_id, tuple(ctx.diagnostics), ctx.raw_html)
+
+
+def _titled_apart(page: Page) -> bool:
+    """Whether the page is titled by its file name while its first heading says otherwise (a
+    vault's note; elsewhere a first heading is the title itself, or a frontmatter `title`)."""
+    stem = page.path.rsplit("/", 1)[-1].removesuffix(".md")
+    titled = page.frontmatter is not None and isinstance(page.frontmatter.data.get("title"), str)
+    return not titled and page.title == stem and page.headings[0].text != stem

@@ -190,6 +190,24 @@ def test_the_check_stage_finds_them_and_follows_other_pages_titles(
     assert ("wiki/concepts/attention.md", 8, "KB306") in _check_json(run_kbtool, root, "KB306")
 
 
+def test_kb307_leaves_out_pages_titled_by_their_file_name(make_wiki, page, run_kbtool) -> None:
+    # Two notes of one name in two folders, as a vault has them, titled by that name.
+    root = make_wiki(
+        {
+            "pyproject.toml": ON.replace("[tool.kbtool]", '[tool.kbtool]\nflavor = "obsidian"'),
+            "wiki/a/Plan.md": page("# This year's plan\n"),
+            "wiki/b/Plan.md": page("Old.\n"),
+            "wiki/c.md": page("# Heading\n", title="Same"),
+            "wiki/d.md": page("# Other heading\n", title="Same"),
+        }
+    )
+    # Titles of their own are still compared.
+    assert _check_json(run_kbtool, root, "KB307") == [
+        ("wiki/c.md", 1, "KB307"),
+        ("wiki/d.md", 1, "KB307"),
+    ]
+
+
 def test_kb307_same_title_normalised(make_wiki, page, run_kbtool) -> None:
     root = make_wiki(
         {

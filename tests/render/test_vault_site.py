@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from html import unescape
 from pathlib import Path
 
 from kbtool.config import load_config
@@ -184,3 +185,24 @@ def test_a_missing_note_is_named_as_obsidian_would_create_it() -> None:
     assert missing_note("Folder/Some%20day.md#Part") == "Folder/Some day"
     assert missing_note("picture.png") is None
     assert missing_note("https://example.com/x") is None
+
+
+def test_a_note_is_titled_by_its_file_name_and_keeps_a_heading_that_says_more(
+    make_wiki: Maker,
+) -> None:
+    site = _vault(
+        make_wiki,
+        {
+            "Projects/Plan.md": "# This year's plan\n\nText.\n",
+            "Archive/Plan.md": "# Plan\n\nOld.\n",
+            "Named.md": "---\ntitle: A title of its own\n---\n# Heading\n",
+            "Links.md": "[[Projects/Plan]] [[Named]]\n",
+        },
+    )
+    plan = _main((site / "Projects/Plan.html").read_text())
+    headings = [unescape(h) for h in re.findall(r"<h1[^>]*>([^<]*)</h1>", plan)]
+    assert headings == ["Plan", "This year's plan"]
+    archived = _main((site / "Archive/Plan.html").read_text())
+    assert re.findall(r"<h1[^>]*>([^<]*)</h1>", archived) == ["Plan"]  # shown once
+    links = _main((site / "Links.html").read_text())
+    assert ">Plan</a>" in links and ">A title of its own</a>" in links
