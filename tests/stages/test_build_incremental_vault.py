@@ -82,7 +82,18 @@ class RandomVault:
         path = rng.choice(sorted(self.notes))
         note = self.notes[path]
         kind = rng.choice(
-            ["add", "remove", "move", "home", "link", "missing", "unlink", "tags", "retype"]
+            [
+                "add",
+                "remove",
+                "move",
+                "home",
+                "readme",
+                "link",
+                "missing",
+                "unlink",
+                "tags",
+                "retype",
+            ]  # fmt: skip
         )
         if kind == "add" or len(self.notes) < 3:
             self.add()
@@ -94,11 +105,12 @@ class RandomVault:
             new = f"{folder}/{name}" if folder else name
             if new not in self.notes:
                 self.notes[new] = self.notes.pop(path)
-        elif kind == "home":
-            if "Home.md" in self.notes:
-                del self.notes["Home.md"]
+        elif kind in ("home", "readme"):  # Home.md is the front page before README.md
+            name = "Home.md" if kind == "home" else "README.md"
+            if name in self.notes:
+                del self.notes[name]
             else:
-                self.add("Home.md")
+                self.add(name)
         elif kind == "link":
             note["links"] = [*note["links"], rng.choice(self.names())]  # type: ignore[misc]
         elif kind == "missing":  # a note not created yet
