@@ -77,6 +77,12 @@ class VaultAfter:
         files = self.files.get(obsidian_links.link_name(linkpath), [])
         return obsidian_links.choose(linkpath, reader, files, note=False)
 
+    def unique(self, path: str) -> bool:
+        """Whether no other file has the name of the file at ``path``."""
+        if path.endswith(".md"):
+            return len(self.notes.get(obsidian_links.note_name(path), [])) <= 1
+        return len(self.files.get(obsidian_links.link_name(path), [])) <= 1
+
     def find_markdown(self, path: str, reader: str) -> obsidian_links.Choice:
         """The file a Markdown link's decoded path opens: relative to the note, else from
         the root or by name."""
@@ -148,7 +154,16 @@ def new_vault_target(
         found = after.find(written, new_home)
     else:
         found = after.find_markdown(decoded, new_home)
-    if found.path == expected and (not found.ties or target.status is Status.AMBIGUOUS):
+    stays = found.path == expected and (not found.ties or target.status is Status.AMBIGUOUS)
+    if stays and moved_target and "/" not in decoded.strip("/") and after.format == "shortest":
+        # Obsidian writes a link to a moved file by its name alone while no other file has it
+        stays = after.unique(expected)
+    if moved_target and link.kind == "wikilink" and after.format != "shortest":
+        # ...and, asked for relative or absolute links, writes each link to it so
+        new = _wikilink_path(after, written, expected, new_home, after.format)
+        if new is not None:
+            return (written, new) if new != written else None
+    if stays:
         return None
     if link.kind == "wikilink":
         new = _wikilink_path(after, written, expected, new_home)
@@ -162,16 +177,18 @@ def new_vault_target(
     return (written, new) if new != written else None
 
 
-def _forms(after: VaultAfter, base: str, reader: str, style: str) -> list[str]:
-    """The ways to write ``base`` (a path from the root) from ``reader``: the form the link
-    had (``style``) first, then those ``newLinkFormat`` asks for."""
+def _forms(after: VaultAfter, base: str, reader: str, style: str, target: str) -> list[str]:
+    """The ways to write ``base`` (``target``'s path from the root, maybe without ``.md``)
+    from ``reader``: the form the link had (``style``) first, then those ``newLinkFormat``
+    asks for. The name alone only while no other file has it, as Obsidian writes it."""
     name = base.rsplit("/", 1)[-1]
     relative = posixpath.relpath(base, posixpath.dirname(reader) or ".")
+    by_name = [name] if after.unique(target) else []
     by_style = {
-        "name": [name],
+        "name": by_name,
         "root": [base],
         "relative": [relative, "./" + relative],
-        "shortest": [name, base],
+        "shortest": [*by_name, base],
         "absolute": [base],
     }
     return [*by_style[style], *by_style[after.format], base, relative]
@@ -190,24 +207,23 @@ def _finds(after: VaultAfter, form: str, expected: str, reader: str, markdown: b
 
 def link_path(after: VaultAfter, target: str, reader: str) -> str | None:
     """How a new wikilink of the note at ``reader`` names ``target`` (a path from the root),
-    as ``newLinkFormat`` asks: a name shared by several files is written with its path."""
+    as ``newLinkFormat`` asks: a name another file has too is written with its path."""
     base = target[:-3] if target.endswith(".md") else target
-    name = obsidian_links.note_name(target)
-    shared = len(after.notes.get(name, [])) + len(after.files.get(name, [])) > 1
-    if after.format == "shortest" and shared and _finds(after, base, target, reader, False):
-        return base
     return _wikilink_path(after, base.rsplit("/", 1)[-1], target, reader)
 
 
-def _wikilink_path(after: VaultAfter, written: str, expected: str, reader: str) -> str | None:
-    """The path part of a wikilink that opens ``expected`` from ``reader``."""
+def _wikilink_path(
+    after: VaultAfter, written: str, expected: str, reader: str, style: str = ""
+) -> str | None:
+    """The path part of a wikilink that opens ``expected`` from ``reader``: in the form of
+    ``style`` (else of ``written``) if it can, else as ``newLinkFormat`` asks."""
     keep_md = written.lower().endswith(".md")
     base = expected[:-3] if expected.endswith(".md") and not keep_md else expected
-    if written.startswith(("./", "../")):
+    if not style and written.startswith(("./", "../")):
         style = "relative"
-    else:
+    elif not style:
         style = "root" if "/" in written.strip("/") else _by_name(after)
-    for form in _forms(after, base, reader, style):
+    for form in _forms(after, base, reader, style, expected):
         if not _NOT_IN_WIKILINK.search(form) and _finds(after, form, expected, reader, False):
             return form
     return None
@@ -235,7 +251,7 @@ def _markdown_path(
     form = next(
         (
             f
-            for f in _forms(after, expected, reader, style)
+            for f in _forms(after, expected, reader, style, expected)
             if _finds(after, f, expected, reader, True)
         ),
         None,

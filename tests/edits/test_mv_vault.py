@@ -120,6 +120,37 @@ def test_a_name_that_stays_unique_stays(make_wiki, run_kbtool) -> None:
 @pytest.mark.parametrize(
     ("setting", "written"),
     [
+        ("shortest", "[[Twin]] ![[Twin#^b1]] [[Twin|label]]"),  # the name is unique still
+        ("absolute", "[[Z/Twin]] ![[Z/Twin#^b1]] [[Z/Twin|label]]"),
+        ("relative", "[[../Z/Twin]] ![[../Z/Twin#^b1]] [[../Z/Twin|label]]"),
+    ],
+)
+def test_links_to_a_moved_note_as_newlinkformat_asks(
+    make_wiki, run_kbtool, setting: str, written: str
+) -> None:
+    """Obsidian writes every link to a moved note again, in the form it writes new ones."""
+    root = _small_vault(make_wiki, setting, LINKS)
+    _mv(run_kbtool, root, "A/Twin.md", "Z/Twin.md")
+    text = (root / "Notes/Reader.md").read_text()
+    assert text == f"# Reader\n\n{written} ![[pic.png]] [x](../Z/Twin.md)\n"
+    assert _check(run_kbtool, root) == []
+
+
+def test_a_moved_note_whose_name_another_has_gets_its_path(make_wiki, run_kbtool) -> None:
+    """`[[Twin]]` would still open it (the shallower of two), but its name is not unique."""
+    root = _small_vault(make_wiki, None, LINKS)
+    (root / "C/Deep/X").mkdir(parents=True)
+    (root / "C/Deep/X/Twin.md").write_text("# The other twin\n")
+    _mv(run_kbtool, root, "A/Twin.md", "B/Twin.md")
+    text = (root / "Notes/Reader.md").read_text()
+    expected = "[[B/Twin]] ![[B/Twin#^b1]] [[B/Twin|label]] ![[pic.png]] [x](../B/Twin.md)"
+    assert text == f"# Reader\n\n{expected}\n"
+    assert _check(run_kbtool, root) == []
+
+
+@pytest.mark.parametrize(
+    ("setting", "written"),
+    [
         (None, "[[A/Twin]] ![[A/Twin#^b1]] [[A/Twin|label]]"),
         ("shortest", "[[A/Twin]] ![[A/Twin#^b1]] [[A/Twin|label]]"),
         ("absolute", "[[A/Twin]] ![[A/Twin#^b1]] [[A/Twin|label]]"),
