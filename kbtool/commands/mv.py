@@ -59,11 +59,12 @@ def _case_twin(root: Path, source: str, destination: str) -> str | None:
 
 
 def _left_out_folder(config: Config, destination: str) -> str | None:
-    """The hidden folder (``.obsidian/``, ``.git/``), or kbtool's cache or site folder, that
-    ``destination`` would be in; None when it is in none."""
-    from kbtool.discover import left_out, templates_folder
+    """The hidden folder (``.obsidian/``, ``.git/``), kbtool's cache or site folder, or the
+    templates folder of Obsidian's Templates plugin, that ``destination`` would be in (a
+    page there would be none); None when it is in none."""
+    from kbtool.discover import left_out
 
-    folders = left_out(config) - {templates_folder(config.root) or ""}
+    folders = left_out(config)
     parts = destination.split("/")
     for end in range(1, len(parts) + 1):
         folder = "/".join(parts[:end])
@@ -98,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     refused = _left_out_folder(config, destination)
     if refused is not None:
         raise UsageError(
-            f"{destination}: {refused} is hidden or kbtool's own, and holds no page; "
-            "kbtool mv never moves there"
+            f"{destination}: {refused} holds no page (a hidden folder, kbtool's own, or "
+            "Obsidian's templates); kbtool mv never moves there"
         )
 
     wiki = load_wiki(config)
