@@ -4,10 +4,13 @@ After ``[[`` (or ``![[``): every note by its file name (written as ``newLinkForm
 the name alone, or with its path where two files share it), each of its ``aliases``
 (``Name|Alias``), and every attachment (first after ``![[``); after ``[[Note#``: the
 note's headings, by their text as Obsidian writes it (``[[Note#A#`` offers those under A,
-``[[#`` this note's); after ``[[Note#^``: its block ids.
+``[[#`` this note's); after ``[[Note#^``: its block ids. After ``Note.md#`` in a body
+link: the headings by their text with ``%20`` (Obsidian knows no GitHub slug), the block ids.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from lsprotocol import types
 
@@ -46,22 +49,7 @@ def complete_wikilink(
     if last.lstrip().startswith("^"):
         return _blocks(state, target, lines, line, col, last)
     headings = _under(target, subpath_parts(above)) if above else list(target.headings)
-    where = _range(lines, line, col, last)
-    return types.CompletionList(
-        is_incomplete=False,
-        items=[
-            types.CompletionItem(
-                label=link_text(heading.text),
-                kind=types.CompletionItemKind.Reference,
-                detail=f"{'#' * heading.level} {heading.text}",
-                filter_text=f"{link_text(heading.text)} {heading.slug}",
-                sort_text=f"{index:05d}",
-                text_edit=types.TextEdit(range=where, new_text=link_text(heading.text)),
-            )
-            for index, heading in enumerate(headings)
-            if link_text(heading.text)
-        ],
-    )
+    return _headings(headings, _range(lines, line, col, last), encode=False)
 
 
 def body_link_anchors(
@@ -71,24 +59,30 @@ def body_link_anchors(
     writes them there (``#Setup%20first%20steps``), and the block ids."""
     if written.startswith("^"):
         return _blocks(state, target, lines, line, col, written)
-    where = _range(lines, line, col, written)
-    return types.CompletionList(
-        is_incomplete=False,
-        items=[
-            types.CompletionItem(
-                label=link_text(heading.text),
-                kind=types.CompletionItemKind.Reference,
-                detail=f"{'#' * heading.level} {heading.text}",
-                filter_text=f"{in_body_link(link_text(heading.text))} {heading.slug}",
-                sort_text=f"{index:05d}",
-                text_edit=types.TextEdit(
-                    range=where, new_text=in_body_link(link_text(heading.text))
-                ),
+    return _headings(target.headings, _range(lines, line, col, written), encode=True)
+
+
+def _headings(
+    headings: Sequence[Heading], where: types.Range, encode: bool
+) -> types.CompletionList:
+    """The headings by their text as Obsidian writes it in a link (``encode``: in a body
+    link's anchor, its spaces as ``%20``)."""
+    items = []
+    for index, heading in enumerate(headings):
+        text = link_text(heading.text)
+        written = in_body_link(text) if encode else text
+        if text:
+            items.append(
+                types.CompletionItem(
+                    label=text,
+                    kind=types.CompletionItemKind.Reference,
+                    detail=f"{'#' * heading.level} {heading.text}",
+                    filter_text=f"{written} {heading.slug}",
+                    sort_text=f"{index:05d}",
+                    text_edit=types.TextEdit(range=where, new_text=written),
+                )
             )
-            for index, heading in enumerate(target.headings)
-            if link_text(heading.text)
-        ],
-    )
+    return types.CompletionList(is_incomplete=False, items=items)
 
 
 def _target(state: WikiState, path: str, name: str) -> Page | None:
