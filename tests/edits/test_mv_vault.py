@@ -16,7 +16,7 @@ from kbtool.edits.headings import plan_heading_rename
 from kbtool.edits.moves import moved_path
 from kbtool.edits.spans import apply_edits
 from kbtool.edits.vault_headings import link_text
-from kbtool.edits.vault_moves import link_format
+from kbtool.edits.vault_moves import link_format, link_path, vault_after
 from kbtool.stages.load import load_wiki
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "vault-en"
@@ -359,3 +359,23 @@ def test_links_in_a_table(make_wiki, run_kbtool) -> None:
         (root / path).write_bytes(apply_edits((root / path).read_bytes(), edits))
     assert "[[Help#Use\\|y]]" in (root / "T.md").read_text()
     assert _check(run_kbtool, root) == before
+
+
+@pytest.mark.parametrize(
+    ("setting", "plan", "home", "picture", "beside"),
+    [
+        ("shortest", "Projects/Plan", "Home", "diagram.png", "Headings"),  # Plan: a shared name
+        ("relative", "../Projects/Plan", "../Home", "../Attachments/diagram.png", "Headings"),
+        ("absolute", "Projects/Plan", "Home", "Attachments/diagram.png", "Notes/Headings"),
+    ],
+)
+def test_a_new_link_as_newlinkformat_writes_it(
+    vault: Path, setting: str, plan: str, home: str, picture: str, beside: str
+) -> None:
+    app = vault / ".obsidian/app.json"
+    app.write_text(json.dumps({**json.loads(app.read_text()), "newLinkFormat": setting}))
+    after = vault_after(load_wiki(load_config(vault), jobs=1, use_store=False), {})
+    written = [link_path(after, p, "Notes/Links.md") for p in ("Projects/Plan.md", "Home.md")]
+    assert written == [plan, home]
+    assert link_path(after, "Attachments/diagram.png", "Notes/Links.md") == picture
+    assert link_path(after, "Notes/Headings.md", "Notes/Links.md") == beside
