@@ -128,6 +128,8 @@ class Page:
     blocks: tuple[Block, ...] = ()
     #: the notes it shows in place (``![[Note#part]]``), as written
     embeds: tuple[str, ...] = ()
+    #: the ``#tags`` of its text (flavor "obsidian"), each once, in order
+    inline_tags: tuple[str, ...] = ()
 
     @property
     def meta(self) -> dict[str, Any]:

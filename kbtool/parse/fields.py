@@ -14,17 +14,20 @@ def page_type(page: Page) -> str:
 
 
 def tags_of(page: Page) -> tuple[str, ...]:
-    """The page's tags, in order, each once; a single string is one tag, and values that
-    are not text or numbers are left out."""
+    """The page's tags, in order, each once: its frontmatter's (a single string is one tag,
+    and values that are not text or numbers are left out), then those of its text (a
+    vault's ``#tags``)."""
     value = page.meta.get("tags")
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, list):
-        return ()
+        value = []
     seen: dict[str, None] = {}
     for tag in value:
         if isinstance(tag, str | int | float) and not isinstance(tag, bool) and str(tag).strip():
             seen.setdefault(str(tag).strip(), None)
+    for tag in page.inline_tags:
+        seen.setdefault(tag, None)
     return tuple(seen)
 
 

@@ -26,6 +26,7 @@ from kbtool.parse.callouts import callout_problems
 from kbtool.parse.cells import CellOptionsError, split_info
 from kbtool.parse.cjk_emphasis import cjk_emphasis_plugin
 from kbtool.parse.embeds import embedded_notes
+from kbtool.parse.inline_tags import tags_in
 from kbtool.parse.notebook_cells import is_code_cell, region_lines
 from kbtool.parse.obsidian import obsidian_plugin
 from kbtool.parse.slugs import unique_slugs
@@ -85,6 +86,8 @@ class Body:
     blocks: list[Block] = field(default_factory=list)
     #: the notes shown in place (``![[Note#part]]``, Obsidian's flavor only), as written
     embeds: list[str] = field(default_factory=list)
+    #: the ``#tags`` of its text (Obsidian's flavor only), in order
+    tags: list[str] = field(default_factory=list)
     first_h1: str | None = None
     #: markdown-it's tokens, for a renderer in the same process (never stored)
     tokens: list[Token] = field(default_factory=list)
@@ -113,6 +116,7 @@ def parse_body(source: str, path: str, flavor: str = "gfm") -> Body:
             _collect_links(md, token, lines, path, body.links, references, blocks)
             _collect_code_paths(token, lines, body.code_paths)
             body.embeds += embedded_notes(token)
+            body.tags += tags_in(token)
         elif token.type == "fence" and token.map:
             _collect_cell(token, len(body.cells), body, lines, in_regions)
     for (level, text, line), slug in zip(
@@ -159,6 +163,8 @@ def _plain_text(inline: Token) -> str:
             parts.append(child.content if child.type != "html_inline" else "")
         elif child.type in ("softbreak", "hardbreak"):
             parts.append(" ")
+        elif child.type == "obsidian_tag":  # a heading's tag is part of its text
+            parts.append("#" + child.content)
     return "".join(parts).strip()
 
 

@@ -60,6 +60,7 @@ def parse_page_tokens(
         code_paths=tuple(body.code_paths),
         blocks=tuple(body.blocks),
         embeds=tuple(body.embeds),
+        inline_tags=tuple(dict.fromkeys(body.tags)),
     )
     return page, body.tokens
 

@@ -107,6 +107,14 @@ def wikilink_embed(
     )
 
 
+def obsidian_tag(
+    self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: Any
+) -> str:
+    # Marked, not linked: a note's body may be shown in a note of another folder (an embed),
+    # and its tags are linked to their pages in the note's header.
+    return f'<span class="tag inline-tag">#{escape(tokens[idx].content)}</span>'
+
+
 def wrap_block_id(token: Token, html: str) -> str:
     """``html`` of a block with no tag of its own to carry an id, in a ``<div>`` that has it."""
     block_id = (token.meta or {}).get("block_id") if token.nesting == 0 else None
@@ -126,6 +134,7 @@ def add_obsidian_rules(renderer: RendererHTML) -> None:
         "callout_body_close": callout_body_close,
         "obsidian_comment": obsidian_comment,
         "wikilink_embed": wikilink_embed,
+        "obsidian_tag": obsidian_tag,
     }
     for name, function in rules.items():
         renderer.rules[name] = function.__get__(renderer)

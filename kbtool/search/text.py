@@ -114,6 +114,8 @@ def _inline_text(token: Token) -> str:
             parts.append(_html_text(child.content))
         elif child.type == "image":
             parts.append(" " + _inline_text(child) + " ")
+        elif child.type == "obsidian_tag":  # a vault's #tag, as written
+            parts.append("#" + child.content)
     return "".join(parts)
 
 

@@ -206,3 +206,12 @@ def test_a_note_is_titled_by_its_file_name_and_keeps_a_heading_that_says_more(
     assert re.findall(r"<h1[^>]*>([^<]*)</h1>", archived) == ["Plan"]  # shown once
     links = _main((site / "Links.html").read_text())
     assert ">Plan</a>" in links and ">A title of its own</a>" in links
+
+
+def test_a_tag_in_a_notes_text_puts_it_on_that_tags_page(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"Notes/A.md": "Soil notes #garden/soil for later.\n"})
+    page = _main((site / "Notes/A.html").read_text())
+    assert '<span class="tag inline-tag">#garden/soil</span>' in page
+    tags = {path.name: path.read_text() for path in (site / "tags").iterdir()}
+    assert 'href="../Notes/A.html"' in tags["garden.html"]  # under the tag above it too
+    assert any(n.startswith("gardensoil") and "Notes/A.html" in t for n, t in tags.items())

@@ -1,8 +1,9 @@
 """Incremental equals clean, for a vault's site: random edits of notes in folders (added,
 removed, moved between folders), a home note that comes and goes, links to notes not created
-yet, tags and types; after each, an incremental build of one copy and a clean build of the same
-files elsewhere must give the same site byte for byte: the front page, every folder's page,
-the page of notes not created yet, the navigation of every note."""
+yet, tags in the frontmatter and in the text, types; after each, an incremental build of one
+copy and a clean build of the same files elsewhere must give the same site byte for byte: the
+front page, every folder's page, the page of notes not created yet, the navigation of every
+note."""
 
 from __future__ import annotations
 
@@ -56,6 +57,7 @@ class RandomVault:
             "type": self.rng.choice(["", "", "recipe", "person"]),
             "tags": self.rng.sample(TAGS, self.rng.randint(0, 2)),
             "tags_as_text": self.rng.random() < 0.3,
+            "inline_tags": [],
             "links": [],
         }
 
@@ -74,6 +76,7 @@ class RandomVault:
             lines.append(f"tags: [{', '.join(tags)}]")
         lines += ["---", f"# {path.removesuffix('.md')}", "", "Some text. ^para", ""]
         lines += [f"See [[{name}]]." for name in note["links"]]  # type: ignore[attr-defined]
+        lines += [f"Also #{tag} here." for tag in note["inline_tags"]]  # type: ignore[attr-defined]
         return "\n".join(lines) + "\n"
 
     def edit(self) -> str:
@@ -93,6 +96,7 @@ class RandomVault:
                 "unlink",
                 "tags",
                 "retype",
+                "inline",
             ]  # fmt: skip
         )
         if kind == "add" or len(self.notes) < 3:
@@ -121,6 +125,8 @@ class RandomVault:
         elif kind == "tags":
             note["tags"] = rng.sample(TAGS, rng.randint(0, 2))
             note["tags_as_text"] = rng.random() < 0.5
+        elif kind == "inline":  # tags in the text
+            note["inline_tags"] = rng.sample(TAGS, rng.randint(0, 2))
         elif kind == "retype":
             note["type"] = rng.choice(["", "recipe", "person"])
         return f"{kind} {path}"
