@@ -12,7 +12,7 @@ from pathlib import Path
 
 from kbtool.atomic import write_atomic
 from kbtool.commands import load_project_config
-from kbtool.config import Config
+from kbtool.config import WHOLE, Config
 from kbtool.errors import KbtoolError, UsageError
 
 
@@ -41,6 +41,15 @@ def _inside(root: Path, path: str, what: str) -> str:
     if relative in ("", "."):
         raise UsageError(f"{what} {path} is the repository itself")
     return relative
+
+
+#: What a wikilink's path cannot hold (it ends the path or the link).
+_NOT_IN_LINKS = "#^[]|"
+
+
+def _obsidian(config: Config) -> bool:
+    """Whether the wiki is an Obsidian vault, whose links name files as Obsidian does."""
+    return config.flavor == "obsidian" or config.wiki == WHOLE
 
 
 def _case_twin(root: Path, source: str, destination: str) -> str | None:
@@ -90,6 +99,11 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"{destination} exists; kbtool mv never overwrites")
     if destination == source or destination.startswith(source + "/"):
         raise UsageError(f"cannot move {source} into itself")
+    if _obsidian(config) and any(c in posixpath.basename(destination) for c in _NOT_IN_LINKS):
+        raise UsageError(
+            f"{destination}: a vault's links cannot name a file with any of "
+            f"{' '.join(_NOT_IN_LINKS)} in its name (Obsidian says so too)"
+        )
     twin = _case_twin(root, source, destination)
     if twin is not None:
         raise UsageError(

@@ -216,6 +216,8 @@ def test_markdown_links_keep_their_form_and_encoding(make_wiki, run_kbtool) -> N
         ("Home.md", ".kbtool/x.md", "never moves there"),
         ("Home.md", "Notes/.hidden/Home.md", "never moves there"),
         ("Home.md", "Templates/Home.md", "never moves there"),
+        ("Home.md", "Notes/C#.md", "links cannot name"),
+        ("Attachments", "Pictures [old]", "links cannot name"),
         ("Projects/Plan.md", "Archive/2023", "exists; kbtool mv never overwrites"),
         ("Projects/Plan.md", "Archive/2023/plan.md", "in another case"),
         ("Attachments", "archive", "in another case"),
