@@ -14,13 +14,13 @@ from collections.abc import Sequence
 
 from lsprotocol import types
 
-from kbtool.checks.upkeep import aliases_of
 from kbtool.edits.vault_headings import in_body_link, link_text, named_headings
 from kbtool.edits.vault_moves import VaultAfter, link_path, vault_after
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
 from kbtool.model import Heading, Link, Page, Span
 from kbtool.obsidian_links import subpath_parts
+from kbtool.parse.fields import aliases_of
 from kbtool.wiki import Status
 
 #: Answers are cut here (the client asks again as the author types more).
