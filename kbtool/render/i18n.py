@@ -116,6 +116,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "theme_system": "System",
         # A vault's site: its folders, its notes not created yet
         "folders": "Folders",
+        "vault_intro": "A vault of {n} notes.",
         "folder_notes": "Notes",
         "folder_count": "{n} notes in this folder and the folders in it",
         "unresolved": "Not created yet",
@@ -229,6 +230,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "theme_dark": "深色",
         "theme_system": "跟随系统",
         "folders": "文件夹",
+        "vault_intro": "本库共 {n} 篇笔记。",
         "folder_notes": "笔记",
         "folder_count": "本文件夹及其子文件夹共 {n} 篇笔记",
         "unresolved": "未创建",

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
-from kbtool.render.folders import folder_pages, unresolved_data
+from kbtool.render.folders import folder_pages, folder_tree, unresolved_data
 from kbtool.render.site import Listing
 from kbtool.render.vault import UNRESOLVED, tag_and_parents
 
@@ -127,20 +127,18 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
             IndexPage(urls.HOME, "redirect.html", site.listings[home].card.title, {"to": to})
         )
     elif home is None:
-        out.append(
-            IndexPage(
-                urls.HOME,
-                "home.html",
-                site.title,
-                {
-                    "intro": intro,
-                    "types": types,
-                    "source_count": len(source_infos),
-                    "recent": [_entry(i, urls.HOME, site.type_label(i.card.type)) for i in recent],
-                    "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
-                },
-            )
-        )
+        data: dict[str, Any] = {
+            "intro": intro,
+            "types": types,
+            "source_count": len(source_infos),
+            "recent": [_entry(i, urls.HOME, site.type_label(i.card.type)) for i in recent],
+            "tags": [(tag, urls.tag_output(tag), count) for tag, count in home_tags],
+        }
+        if site.vault:  # a vault's notes by folder, and only those with a date as recent
+            data["intro"] = t("vault_intro", n=len(infos))
+            data["folders"] = folder_tree(infos, urls.HOME)
+            data["recent"] = [e for e in data["recent"] if e["updated"]]
+        out.append(IndexPage(urls.HOME, "home.html", site.title, data))
     out.append(hubs_page(site))
     out.append(IndexPage(urls.SEARCH, "search.html", t("search"), {"search_page": True}))
     # A 404 page is served at whatever depth the missing address had, so its links cannot be

@@ -58,9 +58,13 @@ def test_the_home_note_is_the_front_page(make_wiki: Maker) -> None:
     assert "home-types" not in front  # not the list of page types a wiki's front page shows
 
 
-def test_a_vault_without_a_home_note_keeps_the_front_page_of_lists(make_wiki: Maker) -> None:
-    site = _vault(make_wiki, {"Notes/Idea.md": "An idea.\n"})
-    assert "home-types" in (site / "index.html").read_text()
+def test_a_vault_without_a_home_note_has_a_front_page_of_its_folders(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"Notes/Idea.md": "An idea.\n", "Top.md": "Top.\n"})
+    front = _main((site / "index.html").read_text())
+    assert "A vault of 2 notes." in front
+    assert 'href="folders/Notes/index.html">Notes</a> <span class="count">1' in front
+    # no types, no sources, no dates: none of those lists
+    assert "home-types" not in front and "home-recent" not in front
 
 
 def test_the_home_setting_names_a_note_in_a_folder(make_wiki: Maker) -> None:
