@@ -118,7 +118,8 @@ STRINGS: dict[str, dict[str, str]] = {
         "folders": "Folders",
         "vault_intro": "A vault of {n} notes.",
         "folder_notes": "Notes",
-        "folder_count": "{n} notes in this folder and the folders in it",
+        "folder_count": "Notes in this folder and the folders in it: {n}",
+        "unresolved_count": "To create: {n}",
         "unresolved": "Not created yet",
         "unresolved_title": "Notes not created yet",
         "unresolved_intro": "Notes that links lead to but that do not exist yet, as Obsidian "
@@ -233,6 +234,7 @@ STRINGS: dict[str, dict[str, str]] = {
         "vault_intro": "本库共 {n} 篇笔记。",
         "folder_notes": "笔记",
         "folder_count": "本文件夹及其子文件夹共 {n} 篇笔记",
+        "unresolved_count": "待创建：{n} 篇",
         "unresolved": "未创建",
         "unresolved_title": "尚未创建的笔记",
         "unresolved_intro": "有链接指向、但还不存在的笔记（Obsidian 中的未创建笔记），"
