@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Container
 from urllib.parse import unquote
 
 from kbtool.config import WHOLE, Config
@@ -34,12 +34,11 @@ def is_vault(config: Config) -> bool:
     return config.wiki == WHOLE or config.flavor == "obsidian"
 
 
-def home_note(config: Config, paths: Iterable[str]) -> str | None:
-    """The vault's home note among ``paths``: the ``home`` setting, else the first of
+def home_note(config: Config, pages: Container[str]) -> str | None:
+    """The vault's home note among ``pages`` (paths): the ``home`` setting, else the first of
     :data:`HOME_NAMES` at the wiki's root; None in a wiki that is no vault, or without one."""
     if not is_vault(config):
         return None
-    pages = set(paths)
     if config.home:
         return config.home if config.home in pages else None
     top = "" if config.wiki == WHOLE else config.wiki.rstrip("/") + "/"
