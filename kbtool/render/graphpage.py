@@ -70,12 +70,10 @@ def _type_label(site: SiteContext, kind: str) -> str:
 
 
 def graph_page(site: SiteContext, data: GraphData) -> IndexPage:
-    return IndexPage(
-        urls.GRAPH,
-        "graph.html",
-        site.t("graph_title"),
-        {"node_count": len(data.paths), "edge_count": len(data.edges)},
-    )
+    shown: dict[str, object] = {"node_count": len(data.paths), "edge_count": len(data.edges)}
+    if site.vault and not site.type_names():  # one colour for every note says nothing
+        shown["colour_by"] = "community"
+    return IndexPage(urls.GRAPH, "graph.html", site.t("graph_title"), shown)
 
 
 def _structure_key(data: GraphData) -> str:

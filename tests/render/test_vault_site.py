@@ -219,3 +219,11 @@ def test_a_tag_in_a_notes_text_puts_it_on_that_tags_page(make_wiki: Maker) -> No
     tags = {path.name: path.read_text() for path in (site / "tags").iterdir()}
     assert 'href="../Notes/A.html"' in tags["garden.html"]  # under the tag above it too
     assert any(n.startswith("gardensoil") and "Notes/A.html" in t for n, t in tags.items())
+
+
+def test_the_graph_of_a_vault_without_types_is_coloured_by_community(make_wiki: Maker) -> None:
+    site = _vault(make_wiki, {"A.md": "[[B]]\n", "B.md": "B.\n"})
+    assert '<option value="community" selected>' in (site / "graph.html").read_text()
+    toml = VAULT_TOML.replace("types = []", 'types = ["recipe"]')
+    typed = _vault(make_wiki, {"C.md": "---\ntype: recipe\n---\nC.\n"}, toml)
+    assert '<option value="community">' in (typed / "graph.html").read_text()

@@ -20,8 +20,10 @@
   var OTHER = "#9aa3ad";  // communities past the palette share one colour
   var nodes = data.nodes, edges = data.edges, n = nodes.length;
   var graph = filter.prepare(data);
-  var state = { type: -1, tag: -1, folder: -1, community: -1, hidden: {}, colourBy: "type",
-    from: -1, depth: 0, top: 0, days: 0 };
+  // Coloured as the form says from the start (a vault without types: by community).
+  var colourChoice = document.getElementById("graph-colour");
+  var state = { type: -1, tag: -1, folder: -1, community: -1, hidden: {},
+    colourBy: colourChoice ? colourChoice.value : "type", from: -1, depth: 0, top: 0, days: 0 };
   var shown = filter.visible(data, graph, state);
   var view = { x: 0, y: 0, k: 1 }, base = 1, width = 0, height = 0, ratio = 1;
   var hover = -1, selected = -1, pending = false, painted = 0;
