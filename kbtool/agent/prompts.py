@@ -58,7 +58,7 @@ Lint the wiki{where}: fix what `check` reports, link what is mentioned, merge du
 2. `orphans`: link each from the pages it belongs with (`similar_pages` suggests them).
 3. `wanted_pages`: write the pages many pages link to, or point the links at existing pages.
 4. `unlinked_mentions` of the main pages (`hubs`): turn plain mentions into links.
-5. Duplicates: when two pages cover one concept (`similar_pages`, same titles in `search`),
-   merge into one, `move_page` is not for merging: edit the survivor, then point the other's
-   backlinks (`links`) at it.
+5. Duplicates: when two pages cover one concept (`similar_pages`, like titles in `search`),
+   keep one: add what only the other says to it (`edit_section`), point the other's
+   backlinks (`links`) at it, and leave the other for a person to delete.
 6. `check` again: no new errors."""
