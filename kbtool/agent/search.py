@@ -149,9 +149,9 @@ def search(
     from kbtool.search.engine import Ranked, hits, rank
     from kbtool.search.excerpt import plain_text
 
-    text = " ".join(
-        [query, *(f"type:{type}" for _ in [type] if type), *(f"tag:{tag}" for _ in [tag] if tag)]
-    ).strip()
+    filters = [f"type:{type}"] if type else []
+    filters += [f"tag:{tag}"] if tag else []
+    text = " ".join([query, *filters]).strip()
     if not text:
         raise Refused('the query is empty: give words, CJK text, a "phrase", type:T or tag:T')
     files = index.index()
