@@ -16,7 +16,7 @@ import pytest
 from kbtool.config import load_config
 from kbtool.session import Session
 from kbtool.stages.site import build_site
-from tests.stages.test_build_incremental import assert_same, build, site_files
+from tests.stages.test_build_incremental import _killed_build, assert_same, build, site_files
 
 KBTOOL_TOML = """wiki = "."
 flavor = "obsidian"
@@ -178,3 +178,26 @@ def test_incremental_builds_of_a_vault_equal_clean_builds(
         assert_same(live, clean, history)
         assert (live / "site/folders/index.html").is_file()
         assert (live / "site/unresolved.html").is_file()
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_incremental_builds_of_a_vault_after_killed_ones_equal_clean_builds(
+    tmp_path: Path, seed: int
+) -> None:
+    rng = random.Random(2000 + seed)
+    vault = RandomVault(rng)
+    live, scratch = tmp_path / "live", tmp_path / "clean"
+    live.mkdir()
+    vault.write(live)
+    assert build(live)
+    history: list[str] = []
+    for _ in range(5):
+        history.append(vault.edit())
+        vault.write(live)
+        _killed_build(live, rng)
+        history.append(vault.edit())
+        vault.write(live)
+        ok = build(live)
+        clean_ok, clean = clean_build(vault, scratch)
+        assert ok and clean_ok, history
+        assert_same(live, clean, history)
