@@ -46,7 +46,8 @@ def part_of(body: PageBody, anchor: str | None) -> str | None:
     name = tag.group(1).lower()
     if anchor.startswith("^") or not re.fullmatch(r"h[1-6]", name):
         end = _element_end(body.html, start, name)
-        return body.html[start:end]
+        part = body.html[start:end]
+        return f"<ul>{part}</ul>" if name == "li" else part  # a list item, in a list
     level = int(name[1])
     for heading in _HEADING.finditer(body.html, start + 1):
         if int(heading.group(1)) <= level:

@@ -7,8 +7,9 @@ again exactly when something it read changed, and its key is the digest of what 
 its bytes, or None for no file); a **site row** makes one file for the whole site. To add
 one: write the function and add a row to ``PAGE_ROWS`` or ``SITE_ROWS``.
 
-Two rows ship: each page's Markdown beside its HTML, and ``llms.txt``, the site's map for
-language models (the llms.txt convention: a title, a summary, then a list of links).
+One row ships: ``llms.txt``, the site's map for language models (the llms.txt convention: a
+title, a summary, then a list of links to each page's Markdown, which the page's HTML output
+copies beside itself).
 """
 
 from __future__ import annotations
@@ -93,11 +94,6 @@ def digest_of(content: Content) -> str:
     return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
-def markdown_copy(view: SiteView, path: str) -> Content:
-    """A page's Markdown as written, beside its HTML."""
-    return view.text(path)
-
-
 def llms_txt(view: SiteView) -> Content:
     """The site's map in the llms.txt convention: each page's title, linking its Markdown,
     and its summary, by type (pages without one last)."""
@@ -120,10 +116,5 @@ def _one_line(text: str) -> str:
     return " ".join(text.split()).replace("]", "\\]")
 
 
-def beside_html(path: str) -> str:
-    """``wiki/x.md`` -> ``wiki/x.md`` in the site, beside ``wiki/x.html``."""
-    return path if path.endswith(".md") else path + ".md"
-
-
-PAGE_ROWS: tuple[PageRow, ...] = (PageRow("markdown", beside_html, markdown_copy),)
+PAGE_ROWS: tuple[PageRow, ...] = ()
 SITE_ROWS: tuple[SiteRow, ...] = (SiteRow("llms.txt", "llms.txt", llms_txt),)

@@ -147,4 +147,6 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     for digest, svg in body.figures.items():
         files[urls.figure_output(digest)] = svg
     files.update(body.images)
-    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))
+    # The page's Markdown beside its HTML, copied as the files it shows are (for readers
+    # and tools that want the source: the llms.txt convention links these).
+    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files | {path})))

@@ -224,7 +224,6 @@ def test_a_body_edit_leaves_other_pages_alone(repo: Path) -> None:
     path.write_text(path.read_text() + "\nOne more sentence.\n")
     report = build(repo)
     assert report.rendered_outputs == [
-        "markdown:wiki/concepts/mamba.md",
         "page:wiki/concepts/mamba.md",
         "preview:wiki/concepts/mamba.md",
     ]

@@ -92,7 +92,6 @@ def test_kept_pages_read_nothing_of_unchanged_pages(
     parses.clear()
     report = build(repo, reuse=kept)
     assert report.rendered_outputs == [
-        "markdown:wiki/concepts/mamba.md",
         "page:wiki/concepts/mamba.md",
         "preview:wiki/concepts/mamba.md",
     ]
@@ -119,7 +118,6 @@ def test_kept_warm_after_an_unchanged_build_the_first_edit_reads_only_that_page_
     read = _records_read(monkeypatch)
     report = build(repo, reuse=kept)
     assert report.rendered_outputs == [
-        "markdown:wiki/concepts/mamba.md",
         "page:wiki/concepts/mamba.md",
         "preview:wiki/concepts/mamba.md",
     ]

@@ -63,7 +63,6 @@ def test_an_edit_to_a_sentence_reads_no_other_page_and_makes_no_index(
     _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
     report = build(repo)
     assert report.rendered_outputs == [
-        "markdown:wiki/entities/karpathy.md",
         "page:wiki/entities/karpathy.md",
         "preview:wiki/entities/karpathy.md",
     ]
