@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from dataclasses import dataclass
@@ -147,6 +148,8 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     for digest, svg in body.figures.items():
         files[urls.figure_output(digest)] = svg
     files.update(body.images)
-    # The page's Markdown beside its HTML, copied as the files it shows are (for readers
-    # and tools that want the source: the llms.txt convention links these).
-    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files | {path})))
+    # The page's Markdown beside its HTML (for readers and tools that want the source: the
+    # llms.txt convention links these); its key holds the file's digest already.
+    with contextlib.suppress(OSError):
+        files[path] = (site.config.root / path).read_bytes()
+    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))
