@@ -97,7 +97,8 @@ class SearchIndex:
         terms = Terms(lambda paths: fetch_term_records(run, paths))
         labels = self.wiki.config.type_labels
         links = self._in_links()
-        build_search(digests, staging, self.home, fetch, labels, links, terms)  # type: ignore[arg-type]
+        flavor = self.wiki.config.flavor
+        build_search(digests, staging, self.home, fetch, labels, links, terms, flavor)  # type: ignore[arg-type]
         self.home = staging
         self._generation = generation
 
