@@ -174,6 +174,37 @@ def expected(note: Note, anchor: str) -> tuple[str, str, int]:
 
 
 LINKS = [link for vault in VAULTS for link in _links(vault)]
+NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
+
+_SUB_HEADING = (
+    "#A#B leads to the first heading B of the note, not the one under A: the link's id is "
+    "made from its last part alone, and a stand-in page knows its headings' slugs, not "
+    "their levels"
+)
+_PDF_FOCUS = (
+    "the embedded PDF's <iframe> takes the focus when Chromium's viewer has loaded, and the "
+    "page scrolls to it, away from the heading above it that the URL names"
+)
+#: what does not land yet, and why: each turns into a failure once it does
+KNOWN = {
+    "vault-en:Notes/Links.md:[[Headings#Same words, other section#Install]]": _SUB_HEADING,
+    "vault-zh:链接.md:[[注意力机制#其他#公式]]": _SUB_HEADING,
+    "in view:vault-en:Notes/Links.md": _PDF_FOCUS,
+}
+
+
+def _cases(kind: str, values: list[Any], ids: list[str]) -> list[Any]:
+    """``values`` as parameters, those in :data:`KNOWN` expected to fail, with the reason."""
+    cases = []
+    for value, id_ in zip(values, ids, strict=True):
+        reason = KNOWN.get(f"{kind}{id_}")
+        marks = [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+        cases.append(pytest.param(*value, marks=marks, id=id_))
+    return cases
+
+
+def _note_cases(kind: str, notes: list[tuple[str, str]]) -> list[Any]:
+    return _cases(kind, notes, [f"{vault}:{note}" for vault, note in notes])
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +232,7 @@ def test_the_vaults_have_links_of_every_kind() -> None:
 
 
 @pytest.mark.parametrize(
-    ("vault", "note"), sorted({(link.vault, link.note) for link in LINKS}), ids=str
+    ("vault", "note"), _note_cases("inside:", sorted({(k.vault, k.note) for k in LINKS}))
 )
 def test_a_notes_links_are_inside_its_body(
     browser: Any, sites: dict[str, str], vault: str, note: str
@@ -221,10 +252,7 @@ def test_a_notes_links_are_inside_its_body(
     )
 
 
-NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
-
-
-@pytest.mark.parametrize(("vault", "note"), NOTES, ids=str)
+@pytest.mark.parametrize(("vault", "note"), _note_cases("in view:", NOTES))
 def test_a_heading_opened_from_another_page_stays_in_view(
     browser: Any, sites: dict[str, str], vault: str, note: str
 ) -> None:
@@ -254,7 +282,7 @@ def test_a_heading_opened_from_another_page_stays_in_view(
     assert not moved, f"{note}: headings scrolled out of view after loading:\n" + "\n".join(moved)
 
 
-@pytest.mark.parametrize("link", LINKS, ids=[link.id for link in LINKS])
+@pytest.mark.parametrize("link", _cases("", [(k,) for k in LINKS], [k.id for k in LINKS]))
 def test_a_heading_or_block_link_lands_on_what_it_names(
     browser: Any, sites: dict[str, str], link: VaultLink
 ) -> None:
