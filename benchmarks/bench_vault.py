@@ -34,7 +34,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import quote
 
@@ -140,6 +140,8 @@ class Served:
     shown_before: int  # embedding pages showing the section's text before any edit
     edits: list[float]
     run: Run
+    #: the same edits of a note nobody embeds, to its own page served: the vault's baseline
+    plain: list[float] = field(default_factory=list)
 
 
 def _serving(found: threading.Event, process: Process, limit: float) -> bool:
@@ -149,6 +151,13 @@ def _serving(found: threading.Event, process: Process, limit: float) -> bool:
         if process.popen.poll() is not None or time.perf_counter() > deadline:
             return False
     return True
+
+
+def plain_note(vault: synth_vault.Vault) -> Path:
+    """A note in the middle of the vault that no note embeds, whole or in part."""
+    text = "\n".join(p.read_text(encoding="utf-8") for p in vault.notes)
+    notes = vault.notes[len(vault.notes) // 2 :]
+    return next(p for p in notes if f"![[{p.stem}" not in text and p != vault.section.note)
 
 
 def measure_serve(vault: synth_vault.Vault, edits: int, limit: float) -> Served:
@@ -162,7 +171,7 @@ def measure_serve(vault: synth_vault.Vault, edits: int, limit: float) -> Served:
     section, root = vault.section, vault.root
     started = time.perf_counter()
     process = Process(kbtool_command(root, "serve", "-p", "0"), on_line=on_line)
-    start, shown, seconds = float("inf"), 0, []
+    start, shown, seconds, plain = float("inf"), 0, [], []
     try:
         if _serving(found, process, limit):
             start = time.perf_counter() - started
@@ -175,10 +184,18 @@ def measure_serve(vault: synth_vault.Vault, edits: int, limit: float) -> Served:
                     word = f"kbtoolvaultedit{k}x{int(started)}"
                     write_into_section(section, word)
                     seconds.append(served_after(urls, word, time.perf_counter(), EDIT_LIMIT))
+            note = plain_note(vault)
+            for k in range(edits):
+                time.sleep(0.5)
+                word = f"kbtoolplainedit{k}x{int(started)}"
+                with note.open("a", encoding="utf-8") as f:
+                    f.write(f"\n补充一句 {word}。\n")
+                since = time.perf_counter()
+                plain.append(served_after([url_of(base[0], root, note)], word, since, EDIT_LIMIT))
     finally:
         process.signal(signal.SIGINT)  # serve's own way out, as Ctrl-C; killed after 15 s
         run = process.wait(15)
-    return Served(start, shown, seconds, run)
+    return Served(start, shown, seconds, run, plain)
 
 
 def serve_row(served: Served, embedders: int) -> Row:
@@ -199,6 +216,7 @@ def serve_row(served: Served, embedders: int) -> Row:
         target,
         middle <= SERVE_TARGET,
         note="each: " + ", ".join(f"{s:.2f}" for s in served.edits) + " s; "
+        f"a note nobody embeds, edited alike: {', '.join(f'{s:.2f}' for s in served.plain)} s; "
         f"the hub and {embedders} embedding pages ({served.shown_before} showed the section before); "
         f"serve answered {served.start_seconds:.2f} s after it started; peak RSS {served.run.peak_rss_mb:.0f} MB",
     )
