@@ -11,6 +11,7 @@ from html import escape
 
 from kbtool.checks.base import diagnostic
 from kbtool.diagnostics import Diagnostic
+from kbtool.edits.vault_headings import named_headings
 from kbtool.execute.results import PageResult
 from kbtool.model import Link, Page, Span
 from kbtool.obsidian_links import subpath_parts
@@ -157,7 +158,12 @@ class _Filler:
             return anchor
         parts = subpath_parts(anchor)
         last = parts[-1] if parts else anchor
-        return last if last.startswith("^") or last in page.slugs else slugify(last)
+        if last.startswith("^"):
+            return last
+        named = named_headings(parts, page.headings)[-1] if page.headings else None
+        if named is not None:  # B under A, the first of its text
+            return named.slug
+        return last if last in page.slugs else slugify(last)
 
     def _refuse(self, name: str, why: str) -> str:
         self.refusals.append(f"![[{name}]]' in '{self.page.path}' {why}")
