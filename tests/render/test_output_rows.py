@@ -11,11 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kbtool.config import load_config
 from kbtool.render import output_rows
 from kbtool.render.output_rows import Content, PageRow, SiteView
-from kbtool.session import Session
-from tests.stages.test_build_incremental import RandomWiki, assert_same, build, clean_build
+from tests.stages.test_build_incremental import RandomWiki, build, edits_build_as_clean_builds
 
 
 def card(view: SiteView, path: str) -> Content:
@@ -38,21 +36,8 @@ def test_an_added_output_is_made_again_exactly_when_what_it_read_changed(
     tmp_path: Path, seed: int, serving: bool, card_row: None
 ) -> None:
     wiki = RandomWiki(random.Random(seed))
-    live, scratch = tmp_path / "live", tmp_path / "clean"
-    live.mkdir()
-    wiki.write(live)
-    kept = Session(load_config(live)) if serving else None
-    assert build(live, kept)
-    assert list((live / "site").rglob("*.card.json"))
-    history: list[str] = []
-    for _ in range(10):
-        history.append(wiki.edit())
-        wiki.write(live)
-        ok = build(live, kept)
-        clean_ok, clean = clean_build(wiki, scratch)
-        assert ok == clean_ok, history
-        if ok:
-            assert_same(live, clean, history)
+    edits_build_as_clean_builds(wiki, tmp_path, serving, edits=10)
+    assert list((tmp_path / "live/site").rglob("*.card.json"))
 
 
 def test_each_page_has_its_markdown_beside_it_and_llms_txt_lists_them(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Protocol
 
 import pytest
 
@@ -186,13 +187,41 @@ def build(root: Path, session: Session | None = None) -> bool:
     return session.build(jobs=1).ok
 
 
-def clean_build(wiki: RandomWiki, root: Path) -> tuple[bool, dict[str, bytes]]:
+class Edited(Protocol):
+    """A wiki kept as data: each edit is a change to it, written whole to a folder."""
+
+    def edit(self) -> str: ...
+
+    def write(self, root: Path) -> None: ...
+
+
+def clean_build(wiki: Edited, root: Path) -> tuple[bool, dict[str, bytes]]:
     if root.exists():
         shutil.rmtree(root)
     root.mkdir()
     wiki.write(root)
     ok = build(root)
     return ok, site_files(root) if ok else {}
+
+
+def edits_build_as_clean_builds(wiki: Edited, tmp_path: Path, serving: bool, edits: int) -> None:
+    """Edit ``wiki`` ``edits`` times, each followed by an incremental build (one-shot, or the
+    next of one session's, as ``kbtool serve`` builds) and a clean build of the same files
+    elsewhere: the two sites are the same byte for byte."""
+    live, scratch = tmp_path / "live", tmp_path / "clean"
+    live.mkdir()
+    wiki.write(live)
+    kept = Session(load_config(live)) if serving else None
+    assert build(live, kept)
+    history: list[str] = []
+    for _ in range(edits):
+        history.append(wiki.edit())
+        wiki.write(live)
+        ok = build(live, kept)
+        clean_ok, clean = clean_build(wiki, scratch)
+        assert ok == clean_ok, history
+        if ok:
+            assert_same(live, clean, history)
 
 
 def graph(data: bytes) -> tuple[object, ...]:
