@@ -176,19 +176,12 @@ def expected(note: Note, anchor: str) -> tuple[str, str, int]:
 LINKS = [link for vault in VAULTS for link in _links(vault)]
 NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
 
-_SUB_HEADING = (
-    "#A#B leads to the first heading B of the note, not the one under A: the link's id is "
-    "made from its last part alone, and a stand-in page knows its headings' slugs, not "
-    "their levels"
-)
 _PDF_FOCUS = (
     "the embedded PDF's <iframe> takes the focus when Chromium's viewer has loaded, and the "
     "page scrolls to it, away from the heading above it that the URL names"
 )
 #: what does not land yet, and why: each turns into a failure once it does
 KNOWN = {
-    "vault-en:Notes/Links.md:[[Headings#Same words, other section#Install]]": _SUB_HEADING,
-    "vault-zh:链接.md:[[注意力机制#其他#公式]]": _SUB_HEADING,
     "in view:vault-en:Notes/Links.md": _PDF_FOCUS,
 }
 
