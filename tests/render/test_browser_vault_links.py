@@ -178,7 +178,8 @@ NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
 
 _PDF_FOCUS = (
     "the embedded PDF's <iframe> takes the focus when Chromium's viewer has loaded, and the "
-    "page scrolls to it, away from the heading above it that the URL names"
+    "page scrolls to it, away from the heading above it that the URL names (an <object>, an "
+    "<embed> or tabindex=-1 do the same in headless Chromium 156)"
 )
 #: what does not land yet, and why: each turns into a failure once it does
 KNOWN = {
