@@ -112,9 +112,10 @@ def _render_pages(
 
 
 def _copy(source: Path, target: Path) -> None:
-    """As a new file renamed into place: the target may be a link to the live site's file."""
+    """As a new file renamed into place: the target may be a link to the live site's file.
+    Two workers may copy one file (an image two pages show): each through a name of its own."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp")
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     shutil.copy2(source, tmp)
     os.replace(tmp, target)
 

@@ -84,7 +84,7 @@ def write_file(root: Path, relative: str, data: str | bytes) -> None:
     try:  # O_EXCL: fails on any existing entry, a link to the live site's file included
         fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     except FileExistsError:
-        tmp = target.with_name(f".{target.name}.tmp")
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")  # two workers, one file
         tmp.write_bytes(raw)
         os.replace(tmp, target)
         return
