@@ -222,8 +222,13 @@ def _media(extension: str, url: str, label: str) -> str:
         return f'<audio class="embed-media" controls src="{url}"></audio>'
     if extension in VIDEO:
         return f'<video class="embed-media" controls src="{url}"></video>'
+    # Opened by the reader: a PDF viewer loaded with the page takes the focus and scrolls
+    # the page to itself, away from the heading the reader came for.
     title = escape(label)
-    return f'<iframe class="embed-pdf" src="{url}" title="{title}" loading="lazy"></iframe>'
+    return (
+        f'<details class="embed-pdf"><summary><a href="{url}">{title}</a></summary>'
+        f'<iframe src="{url}" title="{title}" loading="lazy"></iframe></details>'
+    )
 
 
 def _shown_anchor(name: str) -> str:

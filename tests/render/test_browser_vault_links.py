@@ -176,15 +176,8 @@ def expected(note: Note, anchor: str) -> tuple[str, str, int]:
 LINKS = [link for vault in VAULTS for link in _links(vault)]
 NOTES = [(vault, note) for vault in VAULTS for note in _notes(FIXTURES / vault)]
 
-_PDF_FOCUS = (
-    "the embedded PDF's <iframe> takes the focus when Chromium's viewer has loaded, and the "
-    "page scrolls to it, away from the heading above it that the URL names (an <object>, an "
-    "<embed> or tabindex=-1 do the same in headless Chromium 156)"
-)
 #: what does not land yet, and why: each turns into a failure once it does
-KNOWN = {
-    "in view:vault-en:Notes/Links.md": _PDF_FOCUS,
-}
+KNOWN: dict[str, str] = {}
 
 
 def _cases(kind: str, values: list[Any], ids: list[str]) -> list[Any]:
