@@ -177,7 +177,10 @@ class _Filler:
 
     def _wikilink(self, name: str, label: str) -> str:
         target = self._resolve(name, "wikilink")
-        shown = label or (target.page.title if target.page else name)
+        if self.wiki.config.flavor == "obsidian":  # as Obsidian shows it: the link as written
+            shown = label or _as_written(name)
+        else:
+            shown = label or (target.page.title if target.page else name)
         url = self._url(target)
         if url is None:
             return f'<a class="broken-link wikilink">{escape(shown, quote=False)}</a>'
@@ -229,6 +232,13 @@ def _media(extension: str, url: str, label: str) -> str:
         f'<details class="embed-pdf"><summary><a href="{url}">{title}</a></summary>'
         f'<iframe src="{url}" title="{title}" loading="lazy"></iframe></details>'
     )
+
+
+def _as_written(name: str) -> str:
+    """A wikilink without a label as Obsidian shows it: ``Note > A > B`` for ``Note#A#B``,
+    ``B`` for ``#B`` in the same note."""
+    note, _, anchor = name.partition("#")
+    return " > ".join(part for part in (note.strip(), *subpath_parts(anchor)) if part)
 
 
 def _shown_anchor(name: str) -> str:
