@@ -26,6 +26,8 @@ from kbtool.engine import WHOLE, Input, Query, Reads, Stored
 LISTED: Input[tuple[str, str, str, str]] = Input("listed")
 #: the site's title, for the site rows
 SITE: Input[str] = Input("site title")
+#: what the site calls each page type (``type-labels``), by type
+TYPE_LABEL: Input[str] = Input("type label")
 
 
 class SiteView(WikiView):
@@ -37,6 +39,10 @@ class SiteView(WikiView):
 
     def site_title(self) -> str:
         return self._reads.input(SITE, WHOLE) or ""
+
+    def type_label(self, name: str) -> str:
+        """What the site calls page type ``name`` (its name where it has no label)."""
+        return self._reads.input(TYPE_LABEL, name) or name
 
 
 Content = str | bytes | None
@@ -107,7 +113,7 @@ def llms_txt(view: SiteView) -> Content:
     lines = [f"# {_one_line(view.site_title())}", ""]
     lines += [f"> {len(paths)} pages, each linked as its Markdown; its HTML is beside it.", ""]
     for kind in sorted(by_type, key=lambda k: (k == "", k)):
-        lines += [f"## {kind or 'Other'}", "", *by_type[kind], ""]
+        lines += [f"## {view.type_label(kind) if kind else 'Other'}", "", *by_type[kind], ""]
     return "\n".join(lines)
 
 

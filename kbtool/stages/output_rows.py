@@ -9,7 +9,7 @@ from kbtool.engine.core import Unrecorded
 from kbtool.engine.persist import load
 from kbtool.render import output_rows
 from kbtool.render.context import SiteContext
-from kbtool.render.output_rows import LISTED, SITE, Content, SiteView
+from kbtool.render.output_rows import LISTED, SITE, TYPE_LABEL, Content, SiteView
 from kbtool.stages.planned import RowOutput
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -27,6 +27,8 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
         shown = (card.title, card.type, card.summary, card.url)
         engine.set(LISTED, path, shown, "\x1f".join(shown))
     engine.set(SITE, WHOLE, site.title, site.title)
+    for name, label in site.config.type_labels.items():
+        engine.set(TYPE_LABEL, name, label, label)
     planned = []
     for page_row in page_rows:
         for path in site.wiki.pages:

@@ -52,3 +52,14 @@ def test_each_page_has_its_markdown_beside_it_and_llms_txt_lists_them(tmp_path: 
     assert llms.startswith("# ")
     for path in wiki.wiki_paths():
         assert f"]({path})" in llms
+
+
+def test_llms_txt_groups_the_pages_by_what_the_site_calls_their_types(make_wiki, page) -> None:
+    settings = '[tool.kbtool]\ntype-labels = { concept = "概念" }\n'
+    root = make_wiki({"wiki/a.md": page("# A\n", type="concept"), "pyproject.toml": settings})
+    pyproject = root / "pyproject.toml"
+    assert build(root)
+    assert "## 概念\n\n- [A](wiki/a.md)" in (root / "site/llms.txt").read_text()
+    pyproject.write_text(pyproject.read_text().replace("概念", "Concepts"))
+    assert build(root)  # a label changed: the map is made again
+    assert "## Concepts\n" in (root / "site/llms.txt").read_text()
