@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import cached_property
 
 from kbtool.checks.wiki_view import WikiView
 from kbtool.engine import WHOLE, Input, Query, Reads, Stored
@@ -56,9 +56,9 @@ class PageRow:
     file: Callable[[str], str]
     make: Callable[[SiteView, str], Content]
 
-    @property
+    @cached_property
     def query(self) -> Query[str]:
-        return _query(self.name, lambda reads, path: self.make(SiteView(reads), path), self)
+        return _query(self.name, lambda reads, path: self.make(SiteView(reads), path), self.make)
 
 
 @dataclass(frozen=True)
@@ -69,28 +69,21 @@ class SiteRow:
     file: str
     make: Callable[[SiteView], Content]
 
-    @property
+    @cached_property
     def query(self) -> Query[str]:
-        return _query(self.name, lambda reads, _: self.make(SiteView(reads)), self)
+        return _query(self.name, lambda reads, _: self.make(SiteView(reads)), self.make)
 
 
-_QUERIES: dict[tuple[str, int], Query[str]] = {}
+def _query(
+    name: str, make: Callable[[Reads, str], Content], function: Callable[..., Content]
+) -> Query[str]:
+    """A row's query: its value the digest of what the row makes ("" for no file), its code
+    the row function's module."""
 
+    def compute(reads: Reads, key: str) -> str:
+        return digest_of(make(reads, key))
 
-def _query(name: str, make: Callable[[Reads, str], Content], row: Any) -> Query[str]:
-    """The row's query, made once: its value the digest of what the row makes ("" for no
-    file), its code the row function's module."""
-    found = _QUERIES.get((name, id(row)))
-    if found is None:
-
-        def compute(reads: Reads, key: str) -> str:
-            return digest_of(make(reads, key))
-
-        module = row.make.__module__
-        found = _QUERIES[name, id(row)] = Query(
-            f"output {name}", compute, Stored(str, str), str, module
-        )
-    return found
+    return Query(f"output {name}", compute, Stored(str, str), str, function.__module__)
 
 
 def digest_of(content: Content) -> str:
