@@ -268,21 +268,7 @@ def test_incremental_builds_equal_clean_builds(
 ) -> None:
     # serving: the builds reuse their pages, site facts and published record between them,
     # in one session, as `kbtool serve` does
-    wiki = RandomWiki(random.Random(seed))
-    live, scratch = tmp_path / "live", tmp_path / "clean"
-    live.mkdir()
-    wiki.write(live)
-    kept = Session(load_config(live)) if serving else None
-    assert build(live, kept)
-    history: list[str] = []
-    for _ in range(14):
-        history.append(wiki.edit())
-        wiki.write(live)
-        ok = build(live, kept)
-        clean_ok, clean = clean_build(wiki, scratch)
-        assert ok == clean_ok, history
-        if ok:
-            assert_same(live, clean, history)
+    edits_build_as_clean_builds(RandomWiki(random.Random(seed)), tmp_path, serving, edits=14)
     # A session's check did start from the build before's (the site facts' too, in the
     # seeds whose builds pass the gate with the same pages twice in a row).
     assert ("check" in patched) == serving
