@@ -15,7 +15,8 @@ import pytest
 
 from kbtool.config import load_config
 from kbtool.session import Session
-from tests.stages.test_build_incremental import _killed_build, assert_same, build, clean_build
+from kbtool.stages.site import build_site
+from tests.stages.test_build_incremental import _killed_build, assert_same, build, site_files
 
 KBTOOL_TOML = """wiki = "."
 flavor = "obsidian"
@@ -145,6 +146,15 @@ class RandomVault:
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(self.text(path), encoding="utf-8")
         (root / "kbtool.toml").write_text(KBTOOL_TOML)
+
+
+def clean_build(vault: RandomVault, root: Path) -> tuple[bool, dict[str, bytes]]:
+    if root.exists():
+        shutil.rmtree(root)
+    root.mkdir()
+    vault.write(root)
+    ok = build_site(load_config(root), jobs=1).ok
+    return ok, site_files(root) if ok else {}
 
 
 @pytest.mark.parametrize("seed", range(4))
