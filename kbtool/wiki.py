@@ -159,7 +159,7 @@ class Wiki:
 
     def reads(self, path: str) -> set[str]:
         """The names of the facts of other pages that resolving and checking ``path``'s
-        links read (``path:``, ``stat:``, ``stem:``, ``title:``, ``folder:``, ``stems``):
+        links read (``path:``, ``stat:``, ``stem:``, ``title:``, ``near:``, ``stems``):
         what an incremental check compares to know whether to check the page again."""
         return set(self._reads.get(path, ()))
 
@@ -200,8 +200,9 @@ class Wiki:
         return self.by_stem
 
     def stems_in(self, reader: str, folder: str, start: str) -> tuple[dict[str, str], list[str]]:
-        """The pages of ``folder`` by stem, and the stems there that start with ``start``."""
-        self._read(reader, f"folder:{folder}")
+        """The pages of ``folder`` by stem, and the stems there that start with ``start``: the
+        read is of those alone (a page added elsewhere in the folder changes no hint)."""
+        self._read(reader, near_fact(folder, start))
         return self.by_folder.get(folder, {}), self.by_folder_start.get((folder, start), [])
 
     def in_repository(self, reader: str, path: str) -> Status:
@@ -393,6 +394,12 @@ class Wiki:
             return Target(Status.MISSING, None, anchor)
         status = Status.AMBIGUOUS if found.ties else Status.OK
         return Target(status, found.path, anchor, None, found.ties)
+
+
+def near_fact(folder: str, start: str) -> str:
+    """The fact a "did you mean" hint reads: the file names in ``folder`` that begin with
+    ``start`` (its first two letters), which a page there so named provides."""
+    return f"near:{folder}/{start}"
 
 
 def basic_names(basics: Basics) -> set[str]:

@@ -43,12 +43,12 @@ def test_a_link_to_a_file_reads_what_the_disk_says_of_it(tmp_path: Path) -> None
 
 def test_a_broken_link_reads_what_its_hint_compared(tmp_path: Path) -> None:
     found = _reads(_wiki(tmp_path, "[x](atention.md)"))
-    # the page there, the disk, the pages of that stem and the names of that folder
+    # the page there, the disk, the pages of that stem and the names there that start alike
     assert found == {
         "path:wiki/atention.md",
         "stat:wiki/atention.md",
         "stem:atention",
-        "folder:wiki",
+        "near:wiki/at",
     }
 
 

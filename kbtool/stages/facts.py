@@ -17,7 +17,7 @@ from kbtool.execute.plan import should_run
 from kbtool.model import Page
 from kbtool.obsidian_links import link_anchors
 from kbtool.parse.fields import aliases_of
-from kbtool.wiki import Basics, basic_names
+from kbtool.wiki import Basics, basic_names, near_fact
 
 
 @dataclass(frozen=True)
@@ -82,12 +82,13 @@ class Facts:
 
     def provided(self, path: str) -> set[str]:
         """The fact names this page's existence and facts answer."""
-        stem = path.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        folder, name = posixpath.split(path)
+        stem = name.removesuffix(".md")
         return {
             f"path:{path}",
-            f"stem:{stem}",
+            f"stem:{stem.lower()}",
             f"title:{self.title.lower()}",
-            f"folder:{posixpath.dirname(path)}",
+            near_fact(folder, stem[:2]),
         }
 
     def provided_basics(self, path: str) -> set[str]:

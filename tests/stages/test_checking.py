@@ -112,6 +112,20 @@ def test_a_file_appearing_on_disk_is_seen(root: Path) -> None:
     assert after == cold(root)
 
 
+def test_a_page_added_rechecks_the_hints_that_compare_its_name_alone(root: Path) -> None:
+    """A broken link's "did you mean" compares the names in its folder that begin alike: a
+    page added under another name leaves it be, one under a close name changes the hint."""
+    (root / "wiki/d.md").write_text(page_text("# D\n\n[x](atention.md)\n", related=["c.md"]))
+    incremental(root)
+    (root / "wiki/zeta.md").write_text(page_text("# Zeta\n", related=["c.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 1 and found == cold(root)
+    (root / "wiki/attention.md").write_text(page_text("# Attention\n", related=["c.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 2 and found == cold(root)
+    assert any("did you mean 'wiki/attention.md'" in d.message for d in found)
+
+
 def test_a_new_day_or_new_settings_recheck_everything(root: Path) -> None:
     incremental(root)
     assert incremental(root, date(2026, 6, 2))[1] == 5
