@@ -7,10 +7,10 @@ page, of which kind, with which heading slugs; which pages have a stem or a titl
 which file names in a folder begin alike and which stems exist at all ("did you mean"); what
 the disk says of a non-page file. Each page's record lists the facts it read (the store's
 ``deps``). After an edit, the facts of the edited pages are compared with the stored ones, and
-only the pages that read a changed fact are checked again, against stand-ins for the rest (their stored facts).
-The graph rules then run on the whole link table, as a cold check runs them, so the result is
-the same as a cold check's. Where the check starts from, made from the store or patched from a
-session's check before, is :mod:`kbtool.stages.check_start`'s.
+only the pages that read a changed fact are checked again, against stand-ins for the rest
+(their stored facts). The graph rules then run on the whole link table, as a cold check runs
+them, so the result is the same as a cold check's. Where the check starts from, made from the
+store or patched from a session's check before, is :mod:`kbtool.stages.check_start`'s.
 """
 
 from __future__ import annotations
