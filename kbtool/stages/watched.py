@@ -29,10 +29,16 @@ class Watched:
     ) -> Watched:
         """From absolute paths (the ones outside ``root`` are dropped)."""
 
+        base = os.path.abspath(root)
+
         def relative(paths: Iterable[str]) -> tuple[str, ...]:
-            base = os.path.abspath(root) + os.sep
             found = (os.path.abspath(p) for p in paths)
-            return tuple(p[len(base) :].replace(os.sep, "/") for p in found if p.startswith(base))
+            # The root itself is "" (a vault's one wiki folder is the whole of it).
+            return tuple(
+                "" if p == base else p[len(base) + 1 :].replace(os.sep, "/")
+                for p in found
+                if p == base or p.startswith(base + os.sep)
+            )
 
         return cls(relative(folders), relative(ignored), frozenset(relative(changed)))
 
@@ -47,7 +53,7 @@ class Watched:
     # Prefixes as tuples: str.startswith tries them all in one call (thousands of names).
     @cached_property
     def _under(self) -> tuple[str, ...]:
-        return tuple(folder + "/" for folder in self.folders)
+        return tuple(f"{folder}/" if folder else "" for folder in self.folders)
 
     @cached_property
     def _ignored(self) -> tuple[str, ...]:

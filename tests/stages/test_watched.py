@@ -92,6 +92,15 @@ def test_a_folder_above_a_file_reported_counts_as_its_change() -> None:
     assert not watched.unchanged("wiki/site/a.png")  # ignored by the watcher
 
 
+def test_a_vault_watched_at_its_root_counts_every_file_under_it_as_watched() -> None:
+    watched = Watched.of("/r", ["/r"], ["/r/site", "/r/.kbtool"], ["/r/Notes/img"])
+    assert watched.unchanged("Notes/other.png") and watched.unchanged("a.png")
+    assert not watched.unchanged("Notes/img/a.png")
+    assert not watched.unchanged("site/a.png")  # ignored by the watcher
+    assert not watched.unchanged("../a.png")
+    assert not Watched.of("/r", ["/rx"], [], []).unchanged("a.png")  # a sibling, not the root
+
+
 def test_a_file_that_appears_after_a_build_that_did_not_look_at_it_is_noticed(
     tmp_path: Path,
 ) -> None:
