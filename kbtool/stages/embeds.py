@@ -4,9 +4,10 @@ the pages that show it.
 
 ``embeds(path)`` reads the page (its file's digest), and, if it embeds notes, the site as the
 links show it (every listing's digest and the settings) and the body of every note it shows,
-nested ones too: each a recorded read. Its value is the digest of the page's body with its
-embeds filled in, and the notes they show; a page's output key holds the digest, so an edit to
-another section of an embedded note (the same digest: early cutoff) renders nothing again.
+nested ones too: each a recorded read. Its value is the digest of what the page's embeds show
+(the rest of its body is its own file's and the site's), and the notes they show; a page's
+output key holds the digest, so an edit to another section of an embedded note (the same
+digest: early cutoff) renders nothing again.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.render.context import SiteContext
 from kbtool.render.embeds import EmbedSource
-from kbtool.render.fill import fill_body
+from kbtool.render.fill import embeds_shown
 from kbtool.render.markdown import PageBody
 from kbtool.stages.load import Loaded, fetch_bodies
 from kbtool.stages.run import Run
@@ -49,8 +50,10 @@ def _embeds(reads: Reads, path: str) -> Embeds:
         shown.append(other)
         return reads.input(BODY, other)
 
-    filled = fill_body(body, page, site.wiki, None, site.t, EmbedSource(body_of))
-    digest = hashlib.blake2b(filled.html.encode("utf-8", "surrogatepass"), digest_size=16)
+    html, found = embeds_shown(body, page, site.wiki, site.t, EmbedSource(body_of))
+    digest = hashlib.blake2b(digest_size=16)
+    for part in [*html, *(repr(d) for d in found)]:
+        digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
     return digest.hexdigest(), tuple(dict.fromkeys(shown))
 
 

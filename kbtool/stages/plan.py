@@ -105,11 +105,18 @@ def plan_site(
     planned = outputs(store, site, digests, reuse)
     fresh: list[Planned] = []
     stale: list[Planned] = []
-    root = site.config.root
+    root = str(site.config.root)
+    signatures: dict[str, str] = {}  # a vault's attachment is shown by many pages: one stat
+
+    def signature(path: str) -> str:
+        if path not in signatures:
+            signatures[path] = stat_signature(Path(root, path))
+        return signatures[path]
+
     for item in planned:
         record = published.get(item.name)
         is_fresh = record is not None and record.key == item.key
         if is_fresh and record is not None and record.copies:  # the files it copied as they were
-            is_fresh = all(stat_signature(root / p) == sig for p, sig in record.copies.items())
+            is_fresh = all(signature(p) == sig for p, sig in record.copies.items())
         (fresh if is_fresh else stale).append(item)
     return Plan(planned, fresh, stale)
