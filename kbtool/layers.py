@@ -51,7 +51,7 @@ LAYERS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     (
         "wiki",
         "files -> pages -> the wiki and its resolved links",
-        ("kbtool.wiki", "kbtool.discover", "kbtool.parse"),
+        ("kbtool.wiki", "kbtool.page_facts", "kbtool.discover", "kbtool.parse"),
     ),
     (
         "reuse",

@@ -23,7 +23,7 @@ from kbtool.discover import Unreadable, left_out
 from kbtool.link_status import Status as Status  # where every module has found it
 from kbtool.link_status import stat_target
 from kbtool.model import Link, LinkKind, Page
-from kbtool.parse.fields import page_type, tags_of
+from kbtool.page_facts import Basics, basic_names, near_fact
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _DRIVE = re.compile(r"^[a-zA-Z]:[\\/]")
@@ -77,24 +77,6 @@ def is_external(target: str) -> bool:
     if ":" not in target:  # most links of a wiki: decided without a regular expression
         return target.startswith("//")
     return bool(_SCHEME.match(target)) and not _DRIVE.match(target) or target.startswith("//")
-
-
-class Basics(NamedTuple):
-    """What a project rule may read of another page beyond its title: its frontmatter's
-    basics."""
-
-    type: str
-    tags: tuple[str, ...]
-    #: ``updated`` as an ISO date, or ""
-    updated: str
-
-    @classmethod
-    def of(cls, page: Page) -> Basics:
-        value = page.meta.get("updated")
-        updated = value.isoformat() if isinstance(value, date) else ""
-        if isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value.strip()):
-            updated = value.strip()
-        return cls(page_type(page), tags_of(page), updated)
 
 
 #: An index that resolution builds from the pages' paths, kinds, titles and slugs.
@@ -394,14 +376,3 @@ class Wiki:
             return Target(Status.MISSING, None, anchor)
         status = Status.AMBIGUOUS if found.ties else Status.OK
         return Target(status, found.path, anchor, None, found.ties)
-
-
-def near_fact(folder: str, start: str) -> str:
-    """The fact a "did you mean" hint reads: the file names in ``folder`` that begin with
-    ``start`` (its first two letters), which a page there so named provides."""
-    return f"near:{folder}/{start}"
-
-
-def basic_names(basics: Basics) -> set[str]:
-    """The fact names a page's basics answer (besides ``page:PATH``)."""
-    return {f"type:{basics.type}", *(f"tag:{tag}" for tag in basics.tags)}

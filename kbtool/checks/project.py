@@ -20,6 +20,7 @@ from kbtool.checks.deadline import PastDeadline, call_within
 from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.page_facts import Basics
 from kbtool.rule_loader import ProjectRules
 from kbtool.rules import (
     Edit,
@@ -31,7 +32,7 @@ from kbtool.rules import (
     Section,
     frozen_meta,
 )
-from kbtool.wiki import Basics, Wiki
+from kbtool.wiki import Wiki
 
 Enabled = Callable[[str], bool]
 Read = Callable[[str], bytes]

@@ -17,6 +17,7 @@ from datetime import date
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.page_facts import Basics
 from kbtool.reuse.since import edited_since
 from kbtool.reuse.values import WHOLE
 from kbtool.stages.check_state import CheckState
@@ -25,7 +26,6 @@ from kbtool.stages.reused import CHECK_KEYS, CHECK_STATE, PAGE_FACTS, STAND_INS
 from kbtool.stages.run import Run
 from kbtool.store.db import Store
 from kbtool.store.records import CHECK, FACTS
-from kbtool.wiki import Basics
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from datetime import date
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
+from kbtool.page_facts import Basics
 from kbtool.stages.facts import Facts
-from kbtool.wiki import Basics
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from kbtool.config import Config
 from kbtool.execute.plan import should_run
 from kbtool.model import Page
 from kbtool.obsidian_links import link_anchors
+from kbtool.page_facts import Basics, basic_names, near_fact
 from kbtool.parse.fields import aliases_of
-from kbtool.wiki import Basics, basic_names, near_fact
 
 
 @dataclass(frozen=True)
