@@ -24,6 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from kbtool.config import Config
 from kbtool.served_problems import ServedProblems
+from kbtool.stages.publish.staging import staging_prefix
 
 CLIENT_PATH = "/__kbtool/client.js"
 WAIT_PATH = "/__kbtool/wait"
@@ -138,13 +139,19 @@ def watched_paths(config: Config) -> list[Path]:
 
 
 def _relevant(config: Config) -> Callable[[Any, str], bool]:
-    cache = str(config.cache_path)
-    site = str(config.root / config.site_dir)
+    site_dir = config.root / config.site_dir
+    folders = (str(config.cache_path), str(site_dir))
+    # kbtool's own output: the cache, the site, and the staging folders beside the site (in
+    # a vault's root, which is watched, each build would otherwise start another)
+    own = (
+        *(folder + os.sep for folder in folders),
+        str(site_dir.parent / staging_prefix(site_dir)),
+    )
 
     def keep(_change: Any, path: str) -> bool:
         # Any change in the watched folders: a page, an image, pyproject.toml, and a folder of
-        # pages moved in or out (a name without an extension). Not kbtool's own output.
-        return not path.startswith((cache, site))
+        # pages moved in or out (a name without an extension).
+        return path not in folders and not path.startswith(own)
 
     return keep
 

@@ -172,6 +172,10 @@ def test_the_watcher_sees_folders_moved_in_and_ignores_its_own_output(tmp_path: 
     assert keep(None, str(tmp_path / "pyproject.toml"))
     assert not keep(None, str(tmp_path / "site" / "index.html"))
     assert not keep(None, str(config.cache_path / "store.sqlite-wal"))
+    # a vault's root is watched: the build's staging folders beside the site are its own too
+    assert not keep(None, str(tmp_path / ".site.build-x1y2" / "Notes" / "a.html"))
+    assert not keep(None, str(tmp_path / "site"))
+    assert keep(None, str(tmp_path / "sites" / "a.md"))  # a folder of notes named alike
 
 
 def test_the_watcher_reports_changes_made_before_it_is_asked(tmp_path: Path) -> None:

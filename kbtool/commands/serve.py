@@ -27,6 +27,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-watch", action="store_true", help="serve without watching for changes"
     )
+    parser.add_argument(
+        "--timings",
+        action="store_true",
+        help="print the seconds each rebuild's stages took (on stderr)",
+    )
     add_jobs_argument(parser)
 
 
@@ -40,6 +45,7 @@ def run(args: argparse.Namespace) -> int:
     from kbtool.session import Session
     from kbtool.stages.reused import PAGES
     from kbtool.stages.watched import Watched
+    from kbtool.timings import Timings
 
     config = load_project_config(args)
     session = Session(config)  # between rebuilds: only edited pages are read again
@@ -81,6 +87,8 @@ def run(args: argparse.Namespace) -> int:
             what = changed_files(changed or (), config.root)
             lines = save_lines(before, report.diagnostics, what, summary_line(report))
         print("\n".join(lines), flush=True)
+        if args.timings:
+            print(Timings(report.seconds, report.in_workers).format(), file=sys.stderr)
         if report.failed_cells:
             print(format_cell_failures(report.failed_cells), flush=True)
         before = report.diagnostics
