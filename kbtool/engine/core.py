@@ -223,9 +223,12 @@ class Engine:
 
     def retain(self, query: Query[Any], keys: Iterable[str]) -> None:
         """Forget the query's values for keys not among ``keys`` (pages gone)."""
+        self.retain_where(query, set(keys).__contains__)
+
+    def retain_where(self, query: Query[Any], keep: Callable[[str], bool]) -> None:
+        """Forget the query's values for the keys ``keep`` refuses."""
         held = self.traces.get(query.name, {})
-        keep = set(keys)
-        gone = [key for key in held if key not in keep]
+        gone = [key for key in held if not keep(key)]
         for key in gone:
             del held[key]
         if gone:

@@ -279,13 +279,10 @@ def fill_body(
     )
 
 
-def embeds_shown(
-    body: PageBody, page: Page, wiki: Wiki, t: Callable[..., str], embeds: EmbedSource
+def embed_shown(
+    hole: Hole, page: Page, wiki: Wiki, t: Callable[..., str], embeds: EmbedSource
 ) -> tuple[list[str], list[Diagnostic]]:
-    """What ``body``'s embeds show (each one's HTML) and what they report: the part of the
-    page that other notes' text makes, filled without the rest of the body (its links and
-    cells are the page's own and the site's)."""
+    """What one embed of ``page`` shows (its HTML) and what it reports: a part of the page
+    that other notes' text makes, filled without the rest of its body."""
     filler = _Filler(page, urls.page_output(page.path), wiki, None, t, embeds=embeds)
-    shown = [filler.fill(hole) for hole in body.holes if hole[0] == "embed"]
-    return [*shown, *filler.embedded], filler.diagnostics
-
+    return [filler.fill(hole), *filler.embedded], filler.diagnostics

@@ -2,12 +2,14 @@
 outputs to read another page's text, so that editing an embedded section renders again exactly
 the pages that show it.
 
-``embeds(path)`` reads the page (its file's digest), and, if it embeds notes, the site as the
-links show it (every listing's digest and the settings) and the body of every note it shows,
-nested ones too: each a recorded read. Its value is the digest of what the page's embeds show
-(the rest of its body is its own file's and the site's), and the notes they show; a page's
-output key holds the digest, so an edit to another section of an embedded note (the same
-digest: early cutoff) renders nothing again.
+``embed(path|n)``, one embed of a page (its body's hole n), reads the page (its file's
+digest), the site as the links show it (every listing's digest and the settings) and the body
+of every note it shows, nested ones too: each a recorded read. Its value is the digest of what
+the embed shows, and the notes it shows. ``embeds(path)`` reads the page and each of its
+embeds: the digest of them all, which a page's output key holds (the rest of its body is its
+own file's and the site's). An edit to an embedded note remakes the embeds that show it; the
+ones that show another of its sections come out with the same digest (early cutoff), and
+their pages render nothing again.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.render.context import SiteContext
 from kbtool.render.embeds import EmbedSource
-from kbtool.render.fill import embeds_shown
+from kbtool.render.fill import embed_shown
 from kbtool.render.markdown import PageBody
 from kbtool.stages.load import Loaded, fetch_bodies
 from kbtool.stages.run import Run
@@ -39,10 +41,30 @@ Embeds = tuple[str, tuple[str, ...]]
 
 def _embeds(reads: Reads, path: str) -> Embeds:
     page = reads.input(PAGE, path)
-    if page is None or not page.embeds:
+    body = reads.input(BODY, path) if page is not None and page.embeds else None
+    if body is None:
         return "", ()
-    site, body = reads.input(SITE, WHOLE), reads.input(BODY, path)
-    if site is None or body is None:
+    digest = hashlib.blake2b(digest_size=16)
+    shown: list[str] = []
+    for index, hole in enumerate(body.holes):
+        if hole[0] == "embed":
+            part, notes = reads.get(EMBED, f"{path}{_AT}{index}")
+            digest.update(part.encode() + b"\x00")
+            shown += notes
+    return digest.hexdigest(), tuple(dict.fromkeys(shown))
+
+
+#: between a page's path and the number of one of its body's holes, in an embed's key
+_AT = "|"
+
+
+def _embed(reads: Reads, key: str) -> Embeds:
+    """One embed of a page (``path|n``: its body's hole n): what it shows and reports, and
+    the notes it shows, nested ones too."""
+    path, _, index = key.rpartition(_AT)
+    page, body = reads.input(PAGE, path), reads.input(BODY, path)
+    site = reads.input(SITE, WHOLE)
+    if page is None or body is None or site is None or int(index) >= len(body.holes):
         return "", ()
     shown: list[str] = []
 
@@ -50,7 +72,8 @@ def _embeds(reads: Reads, path: str) -> Embeds:
         shown.append(other)
         return reads.input(BODY, other)
 
-    html, found = embeds_shown(body, page, site.wiki, site.t, EmbedSource(body_of))
+    hole = body.holes[int(index)]
+    html, found = embed_shown(hole, page, site.wiki, site.t, EmbedSource(body_of))
     digest = hashlib.blake2b(digest_size=16)
     for part in [*html, *(repr(d) for d in found)]:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
@@ -62,6 +85,7 @@ def _decode(value: Any) -> Embeds:
     return str(digest), tuple(str(path) for path in shown)
 
 
+EMBED: Query[Embeds] = Query("embed", _embed, Stored(list, _decode))
 EMBEDS: Query[Embeds] = Query("embeds", _embeds, Stored(list, _decode))
 
 
@@ -72,7 +96,7 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         return {}
     engine = run.reuse.engine
     if run.use_store:
-        load(engine, run.store, [EMBEDS])
+        load(engine, run.store, [EMBEDS, EMBED])
     digests = run.snapshot.digests()
     engine.set(SITE, WHOLE, site, f"{listed}.{site.common_key()!r}")
     pages = loaded.pages
@@ -81,6 +105,7 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         engine.set_lazy(BODY, path, digests.get(path, ""), _body_getter(run, loaded, path))
     found = {path: engine.get(EMBEDS, path) for path in site.wiki.pages}
     engine.retain(EMBEDS, site.wiki.pages)
+    engine.retain_where(EMBED, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
     return {path: value for path, value in found.items() if value[0]}
 
 
