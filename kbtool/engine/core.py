@@ -7,8 +7,11 @@ of another query is verified first, recursively. When a value computed again has
 it had, everything that read it stays valid (early cutoff): an edit to a page's body leaves
 its title's digest as it was, so nothing that reads titles is made again.
 
-A **revision** counts the changes to inputs: a value verified in the current revision is
-not verified again, so a whole-wiki query read by every page is walked once per revision.
+A **revision** counts the changes to inputs. The engine knows, for each input and query,
+the values that read it: a change marks them, and what read them, as *suspect*. A value
+verified once in this process and not suspect since is taken without walking its reads, so a
+save that changes one page's inputs verifies only what that page reaches, not every value of
+the wiki. A value read from the store is verified by its reads the first time it is asked for.
 Traces and stored values come from, and go to, the store (``engine/persist.py``): a value
 held in memory is taken first, then one the store kept, then the value is made.
 """
@@ -106,6 +109,12 @@ class Engine:
         self.traces: dict[str, dict[str, Trace]] = {}
         self.queries: dict[str, Query[Any]] = {}
         self._active: list[Id] = []
+        #: by input or query, the queries whose held values read it (a superset: a value
+        #: made again may no longer read all it once did)
+        self._readers: dict[Id, set[Id]] = {}
+        #: the queries whose values read, maybe through others, an input changed since they
+        #: were last verified
+        self._suspect: set[Id] = set()
         #: by query, the keys whose traces were made since they were last written to the
         #: store, and the keys forgotten (pages gone)
         self.dirty: dict[str, set[str]] = {}
@@ -113,6 +122,8 @@ class Engine:
         #: how many values each query computed (rather than verified), for the tests and
         #: ``--timings``
         self.made: Counter[str] = Counter()
+        #: how many values each query verified by walking their reads
+        self.walked: Counter[str] = Counter()
 
     # -- inputs ----------------------------------------------------------------------------
     def set(self, input: Input[V], key: str, value: V, digest: str) -> None:
@@ -129,6 +140,7 @@ class Engine:
         if held is None or held[0] != digest:
             self.revision += 1
             self._inputs[id] = (digest, value, load)
+            self._changed(id)
         elif load is None or held[1] is UNSET:
             # An equal value, but this one, or what loads it, is current (a store's
             # connection); a value loaded already is kept.
@@ -139,6 +151,16 @@ class Engine:
         for key in keys:
             if self._inputs.pop((input.name, key), None) is not None:
                 self.revision += 1
+                self._changed((input.name, key))
+
+    def _changed(self, id: Id) -> None:
+        """Mark every value that read ``id``, directly or through others, as suspect."""
+        todo = [id]
+        while todo:
+            for reader in self._readers.pop(todo.pop(), ()):
+                if reader not in self._suspect:
+                    self._suspect.add(reader)
+                    todo.append(reader)
 
     def input_entry(self, input: Input[Any], key: str) -> tuple[str, Any]:
         """The input's digest and value for ``key`` (``ABSENT``, None where not set)."""
@@ -175,12 +197,21 @@ class Engine:
         self.know(query)
         trace = self.traces.get(query.name, {}).get(key)
         if trace is not None:
-            if trace.verified == self.revision:
+            id = (query.name, key)
+            if trace.verified and id not in self._suspect:
                 return trace
+            self.walked[query.name] += 1
             if self._reads_hold(trace):
                 trace.verified = self.revision
+                self._suspect.discard(id)
+                self._listen(id, trace)
                 return trace
         return self._make(query, key, trace)
+
+    def _listen(self, id: Id, trace: Trace) -> None:
+        """Note ``id`` as a reader of all ``trace`` read: a change to one marks it."""
+        for read, _ in trace.reads:
+            self._readers.setdefault(read, set()).add(id)
 
     def _held_or_made(self, query: Query[Any], key: str, trace: Trace) -> Trace:
         """A verified trace with its value: decoded from the store's, or made again."""
@@ -215,7 +246,11 @@ class Engine:
             self._active.pop()
         trace = Trace(value, None, query.digest(value), tuple(reads.log), self.revision)
         self.traces.setdefault(query.name, {})[key] = trace
+        self._suspect.discard(id)
+        self._listen(id, trace)
         self.made[query.name] += 1
+        if old is not None and old.digest != trace.digest:
+            self._changed(id)  # what read the value before reads another now
         if old is None or old.digest != trace.digest or old.reads != trace.reads:
             self.dirty.setdefault(query.name, set()).add(key)
             self.gone.get(query.name, set()).discard(key)
@@ -231,5 +266,6 @@ class Engine:
         gone = [key for key in held if not keep(key)]
         for key in gone:
             del held[key]
+            self._changed((query.name, key))
         if gone:
             self.gone.setdefault(query.name, set()).update(gone)

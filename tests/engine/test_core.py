@@ -56,6 +56,19 @@ def test_a_new_title_makes_the_list_again() -> None:
     assert engine.made["titles"] == 2
 
 
+def test_a_change_walks_only_the_values_that_read_it() -> None:
+    texts = {f"p{n}": f"T{n}\nbody" for n in range(50)}
+    engine = _wiki(texts)
+    assert len(engine.get(TITLES, WHOLE)) == 50
+    engine.set(TEXT, "p7", "T7\nedited", "T7\nedited")
+    assert [engine.get(TITLE, path) for path in texts][7] == "T7"
+    assert engine.get(TITLES, WHOLE)[7] == "T7"
+    # p7's title, made again (a walk found its text changed), and the list that read it
+    # (walked: the title's digest is as it was); the 49 other titles not even walked
+    assert engine.walked == {"title": 1, "titles": 1}
+    assert engine.made == {"titles": 1, "title": 51}
+
+
 def test_an_input_unset_reads_as_absent() -> None:
     engine = _wiki({"a": "A"})
     assert engine.get(TITLE, "a") == "A"
