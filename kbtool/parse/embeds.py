@@ -76,12 +76,16 @@ def _image_sizes(state: StateInline) -> None:
             token.meta["height"] = match.group(2)
 
 
+def names_a_note(target: str) -> bool:
+    """Whether an embed's target is a note (``Note``, ``Note.md``, with any ``#`` part), not
+    another file."""
+    return posixpath.splitext(target.split("#", 1)[0])[1].lower() in ("", ".md")
+
+
 def embedded_notes(inline: Token) -> list[str]:
     """The targets of the embeds of notes (not of other files) in an inline token."""
     found = []
     for child in inline.children or ():
-        if child.type == "wikilink_embed":
-            target = str(child.meta["target"])
-            if posixpath.splitext(target.split("#", 1)[0])[1].lower() in ("", ".md"):
-                found.append(target)
+        if child.type == "wikilink_embed" and names_a_note(str(child.meta["target"])):
+            found.append(str(child.meta["target"]))
     return found

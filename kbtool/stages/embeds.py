@@ -2,7 +2,7 @@
 outputs to read another page's text, so that editing an embedded section renders again exactly
 the pages that show it.
 
-``embed(path|n)``, one embed of a page (its body's hole n), reads the page (its file's
+``embed(path|n)``, one embed of a note by a page (its body's hole n), reads the page (its file's
 digest), the site as the links show it (every listing's digest and the settings) and the body
 of every note it shows, nested ones too: each a recorded read. Its value is the digest of what
 the embed shows, and the notes it shows. ``embeds(path)`` reads the page and each of its
@@ -21,6 +21,7 @@ from typing import Any
 from kbtool.engine import WHOLE, Input, Query, Reads, Stored
 from kbtool.engine.persist import load
 from kbtool.model import Page
+from kbtool.parse.embeds import names_a_note
 from kbtool.render.context import SiteContext
 from kbtool.render.embeds import EmbedSource
 from kbtool.render.fill import embed_shown
@@ -47,7 +48,7 @@ def _embeds(reads: Reads, path: str) -> Embeds:
     digest = hashlib.blake2b(digest_size=16)
     shown: list[str] = []
     for index, hole in enumerate(body.holes):
-        if hole[0] == "embed":
+        if hole[0] == "embed" and names_a_note(hole[1]):
             part, notes = reads.get(EMBED, f"{path}{_AT}{index}")
             digest.update(part.encode() + b"\x00")
             shown += notes
