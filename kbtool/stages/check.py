@@ -253,14 +253,12 @@ def _changed_facts(
     names: set[str] = set()
     for path in paths:
         before, after = old.get(path), new.get(path)
-        if before != after:
-            # A change of type, tags or `updated` alone concerns only the project rules.
-            links = before is None or after is None or not before.same_links(after)
+        if before is not None and after is not None:
+            names |= before.changed_names(after, path)
+        elif before is not None or after is not None:
             for facts in (before, after):
                 if facts is not None:
-                    names |= facts.provided_basics(path)
-                    names |= facts.provided(path) if links else set()
-        if (before is None) != (after is None):
+                    names |= facts.provided(path) | facts.provided_basics(path)
             names.add("stems")  # a page appeared or went: "did you mean" may change
     return names
 

@@ -72,6 +72,21 @@ class Facts:
             other.ingested,
         )
 
+    def changed_names(self, other: Facts, path: str) -> set[str]:
+        """The fact names whose answer differs when the page at ``path`` has ``other`` for
+        these facts. A link to the page reads ``path:`` for its kind and slugs, so a new title
+        or new headings change that and the titles alone (not its file name's ``stem:`` or
+        ``near:``, which an agent's drafts of one page would otherwise recheck each time)."""
+        names: set[str] = set()
+        if self.basics != other.basics or (self.kind, self.title) != (other.kind, other.title):
+            # a rule reads the pages of a type or tag whole: kind, title and basics
+            names |= self.provided_basics(path) | other.provided_basics(path)
+        if (self.kind, self.ingested) != (other.kind, other.ingested):
+            names |= self.provided(path) | other.provided(path)
+        elif not self.same_links(other):
+            names |= (self.provided(path) ^ other.provided(path)) | {f"path:{path}"}
+        return names
+
     def shown(self) -> tuple[str, str, str]:
         """What other pages show of this one (its kind, title and type)."""
         return (self.kind, self.title, self.type)

@@ -126,6 +126,26 @@ def test_a_page_added_rechecks_the_hints_that_compare_its_name_alone(root: Path)
     assert any("did you mean 'wiki/attention.md'" in d.message for d in found)
 
 
+def test_a_new_title_rechecks_the_links_to_the_page_and_to_its_titles_not_its_name(
+    root: Path,
+) -> None:
+    """A page given a new title under the same file name (an agent's drafts of one page)
+    leaves the hints comparing file names be; a wikilink naming a title sees the change."""
+    (root / "wiki/d.md").write_text(page_text("# D\n\n[x](atention.md)\n"))
+    (root / "wiki/e.md").write_text(page_text("# E\n\n[[Alpha]]\n"))
+    (root / "wiki/attend.md").write_text(page_text("# Attend\n", related=["c.md"]))
+    incremental(root)
+    (root / "wiki/attend.md").write_text(page_text("# Alpha\n", related=["c.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 2  # the page, and e, whose [[Alpha]] now finds it; not d's hint
+    assert found == cold(root)
+    assert not any("Alpha" in d.message for d in found)
+    (root / "wiki/attend.md").write_text(page_text("# Attend\n\n## Part\n", related=["c.md"]))
+    found, rechecked = incremental(root)
+    assert rechecked == 2 and found == cold(root)
+    assert any("[[Alpha]]" in d.message for d in found)
+
+
 def test_a_new_day_or_new_settings_recheck_everything(root: Path) -> None:
     incremental(root)
     assert incremental(root, date(2026, 6, 2))[1] == 5
