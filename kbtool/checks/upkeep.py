@@ -141,7 +141,7 @@ def check_upkeep(wiki: Wiki, enabled: Callable[[str], bool]) -> list[Diagnostic]
     cards = {path: (p.kind, p.title, aliases_of(p)) for path, p in wiki.pages.items()}
     # An engine made once: any digest serves; the text is read only by the checks that ask.
     texts = {path: ("", partial(page_text, wiki, path)) for path in wiki.pages}
-    set_pages(engine, cards, texts, settings_of(wiki.config.duplicate_threshold))
+    set_pages(engine, wiki.pages, cards, texts, settings_of(wiki.config.duplicate_threshold))
     checked = {page.path for page in wiki.checked_pages}
     return [d for d in run_rows(engine, WIKI_CHECKS, enabled) if d.path in checked]
 

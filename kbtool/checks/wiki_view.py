@@ -25,7 +25,8 @@ T = TypeVar("T")
 #: every page's path, sorted (the same pages in another order are the same wiki)
 PAGES: Input[tuple[str, ...]] = Input("pages")
 #: a page's kind, title and aliases: what other pages are known by
-CARD: Input[tuple[str, str, tuple[str, ...]]] = Input("card")
+Card = tuple[str, str, tuple[str, ...]]
+CARD: Input[Card] = Input("card")
 #: a page's file as the parser reads it (no BOM, ``\n`` line breaks)
 TEXT: Input[str | None] = Input("text")
 #: a setting a check depends on, by name (``duplicate-threshold``)
@@ -41,7 +42,7 @@ class WikiView:
     def paths(self) -> tuple[str, ...]:
         return self._reads.input(PAGES, WHOLE) or ()
 
-    def _card(self, path: str) -> tuple[str, str, tuple[str, ...]]:
+    def _card(self, path: str) -> Card:
         return self._reads.input(CARD, path) or ("", "", ())
 
     def kind(self, path: str) -> str:
@@ -109,23 +110,30 @@ def _query(
     return Query(name, compute, DIAGNOSTIC_ROWS, code=check.__module__)
 
 
+def card_digest(card: Card) -> str:
+    return "\x1f".join((card[0], card[1], *card[2]))
+
+
 def set_pages(
     engine: Engine,
-    cards: Mapping[str, tuple[str, str, tuple[str, ...]]],
+    paths: Iterable[str],
+    cards: Mapping[str, Card],
     texts: Mapping[str, tuple[str, Callable[[], str | None]]],
     settings: Mapping[str, Any],
 ) -> None:
-    """Set the inputs of the checks of many pages: every page's card, its text's digest with
-    what reads it (read only by a check made again), and the settings. A page gone since the
-    engine's last run reads as absent."""
+    """Set the inputs of the checks of many pages: every page's path, the cards and the
+    texts' digests (with what reads a text: only a check made again reads it) that are new
+    or changed (a card or text not given keeps the value it has), and the settings. A page
+    gone since the engine's last run reads as absent."""
     before = engine.input_entry(PAGES, WHOLE)[1] or ()
-    paths = tuple(sorted(cards))
-    engine.set(PAGES, WHOLE, paths, "\n".join(paths))
-    gone = [path for path in before if path not in cards]
+    now = tuple(sorted(paths))
+    engine.set(PAGES, WHOLE, now, "\n".join(now))
+    kept = set(now)
+    gone = [path for path in before if path not in kept]
     engine.unset(CARD, gone)
     engine.unset(TEXT, gone)
     for path, card in cards.items():
-        engine.set(CARD, path, card, "\x1f".join((card[0], card[1], *card[2])))
+        engine.set(CARD, path, card, card_digest(card))
     for path, (digest, load) in texts.items():
         engine.set_lazy(TEXT, path, digest, load)
     for name, value in settings.items():

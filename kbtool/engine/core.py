@@ -162,6 +162,12 @@ class Engine:
                     self._suspect.add(reader)
                     todo.append(reader)
 
+    def digest(self, input: Input[Any], key: str) -> str | None:
+        """The digest the input is set with for ``key`` (None: not set): a caller setting
+        many inputs passes over those it holds already without making their values."""
+        held = self._inputs.get((input.name, key))
+        return None if held is None else held[0]
+
     def input_entry(self, input: Input[Any], key: str) -> tuple[str, Any]:
         """The input's digest and value for ``key`` (``ABSENT``, None where not set)."""
         id = (input.name, key)

@@ -10,8 +10,10 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from kbtool.checks.stale import source_date_of
+from kbtool.checks.wiki_view import Card, card_digest
 from kbtool.config import Config
 from kbtool.execute.plan import should_run
 from kbtool.model import Page
@@ -62,6 +64,13 @@ class Facts:
     @property
     def basics(self) -> Basics:
         return Basics(self.type, self.tags, self.updated)
+
+    @cached_property
+    def card(self) -> tuple[Card, str]:
+        """What the checks of many pages know the page by, with its digest (made once: a
+        session's check compares every page's at each keystroke)."""
+        card = (self.kind, self.title, self.aliases)
+        return card, card_digest(card)
 
     def same_links(self, other: Facts) -> bool:
         """Whether links to the page resolve the same with ``other`` (all but the basics)."""

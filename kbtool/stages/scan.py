@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from typing import TypeVar
 
 from kbtool.config import Config
@@ -30,6 +30,19 @@ class ChangedSinceScan(KbtoolError):
 
     def __str__(self) -> str:
         return f"{self.args[0]} kept changing while it was read: nothing was published"
+
+
+def _as_scanned(root: str, path: str, digest: str | None, unsaved: bytes | None) -> bytes:
+    if unsaved is not None:
+        return unsaved
+    try:
+        with open(os.path.join(root, path), "rb") as f:
+            data = f.read()
+    except OSError:
+        raise ChangedSinceScan(path) from None
+    if content_digest(data) != digest:
+        raise ChangedSinceScan(path)
+    return data
 
 
 @dataclass(frozen=True)
@@ -49,17 +62,14 @@ class Snapshot:
         """The bytes of ``path`` that its digest was taken of, read now (a snapshot holds
         none: 100 MB at 20,000 pages); raises :class:`ChangedSinceScan` if they are no
         longer the same."""
-        held = self.unsaved.get(path)
-        if held is not None:
-            return held
-        try:
-            with open(os.path.join(self.root, path), "rb") as f:
-                data = f.read()
-        except OSError:
-            raise ChangedSinceScan(path) from None
-        if content_digest(data) != self._digests.get(path):
-            raise ChangedSinceScan(path)
-        return data
+        return _as_scanned(self.root, path, self._digests.get(path), self.unsaved.get(path))
+
+    def reader(self, path: str) -> Callable[[], bytes]:
+        """What reads :meth:`data` of ``path`` later without holding the snapshot (a
+        session keeps one for each page whose text no check has read yet)."""
+        return partial(
+            _as_scanned, self.root, path, self._digests.get(path), self.unsaved.get(path)
+        )
 
     def digest(self) -> str:
         """One hash of every path, kind and content digest, and every unreadable file."""

@@ -5,8 +5,10 @@ read then, and a file that changed since the scan makes the build scan again."""
 
 from __future__ import annotations
 
+import gc
 import os
 import time
+import weakref
 from pathlib import Path
 
 import pytest
@@ -93,6 +95,21 @@ def test_bytes_asked_after_a_change_are_refused(repo: Path) -> None:
     (repo / "wiki/a.md").unlink()
     with pytest.raises(ChangedSinceScan):
         trusted.data("wiki/a.md")
+
+
+def test_a_reader_reads_as_the_snapshot_does_without_holding_it(repo: Path) -> None:
+    """A session keeps a reader for each page no check has read yet: not the snapshot (one
+    per keystroke) it came from."""
+    snapshot = scan(config(repo))
+    read_a, read_b = snapshot.reader("wiki/a.md"), snapshot.reader("wiki/b.md")
+    held = weakref.ref(snapshot)
+    del snapshot
+    gc.collect()
+    assert held() is None
+    assert read_a() == (repo / "wiki/a.md").read_bytes()
+    (repo / "wiki/b.md").write_text(page("# B\n\nChanged since.\n"))
+    with pytest.raises(ChangedSinceScan):
+        read_b()
 
 
 def test_a_build_scans_again_when_a_trusted_file_changed_before_it_was_read(
