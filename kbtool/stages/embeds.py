@@ -15,10 +15,10 @@ their pages render nothing again.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
-from kbtool.engine import WHOLE, Input, Query, Reads, Stored
+from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
 from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.parse.embeds import names_a_note
@@ -100,19 +100,46 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         load(engine, run.store, [EMBEDS, EMBED])
     digests = run.snapshot.digests()
     engine.set(SITE, WHOLE, site, f"{listed}.{site.common_key()!r}")
-    pages = loaded.pages
+    current = _current(engine, run, loaded)
+    # Only the pages new or changed since the engine's last run: at every save of a session
+    # the rest are as set, and their loaders read this run's pages through ``current``.
     for path in site.wiki.pages:
-        engine.set_lazy(PAGE, path, digests.get(path, ""), _getter(pages, path))
-        engine.set_lazy(BODY, path, digests.get(path, ""), _body_getter(run, loaded, path))
+        digest = digests.get(path, "")
+        if engine.digest(PAGE, path) != digest:
+            engine.set_lazy(PAGE, path, digest, partial(_page, current, path))
+        if engine.digest(BODY, path) != digest:
+            engine.set_lazy(BODY, path, digest, partial(_body, current, path))
     found = {path: engine.get(EMBEDS, path) for path in site.wiki.pages}
     engine.retain(EMBEDS, site.wiki.pages)
     engine.retain_where(EMBED, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
     return {path: value for path, value in found.items() if value[0]}
 
 
-def _getter(pages: Mapping[str, Page], path: str) -> Callable[[], Page]:
-    return lambda: pages[path]
+class _Current:
+    """The run the pages' lazy inputs load from: one per engine, pointed at each run in turn,
+    so that an input set in an earlier run (its file unchanged since) loads from this one and
+    holds no earlier run's pages."""
+
+    def __init__(self, run: Run, loaded: Loaded) -> None:
+        self.run, self.loaded = run, loaded
 
 
-def _body_getter(run: Run, loaded: Loaded, path: str) -> Callable[[], PageBody]:
-    return lambda: fetch_bodies(run, loaded, [path])[path]
+#: the engine's :class:`_Current` (no query reads it: the loaders do)
+CURRENT: Input[_Current] = Input("embeds-current")
+
+
+def _current(engine: Engine, run: Run, loaded: Loaded) -> _Current:
+    current = engine.input_entry(CURRENT, WHOLE)[1]
+    if not isinstance(current, _Current):
+        current = _Current(run, loaded)
+        engine.set(CURRENT, WHOLE, current, "")
+    current.run, current.loaded = run, loaded
+    return current
+
+
+def _page(current: _Current, path: str) -> Page:
+    return current.loaded.pages[path]
+
+
+def _body(current: _Current, path: str) -> PageBody:
+    return fetch_bodies(current.run, current.loaded, [path])[path]
