@@ -128,8 +128,7 @@ def set_pages(
     before = engine.input_entry(PAGES, WHOLE)[1] or ()
     now = tuple(sorted(paths))
     engine.set(PAGES, WHOLE, now, "\n".join(now))
-    kept = set(now)
-    gone = [path for path in before if path not in kept]
+    gone = [] if now == before else sorted(set(before) - set(now))
     engine.unset(CARD, gone)
     engine.unset(TEXT, gone)
     for path, card in cards.items():
