@@ -113,11 +113,24 @@ def _render_pages(
 
 def _copy(source: Path, target: Path) -> None:
     """As a new file renamed into place: the target may be a link to the live site's file.
-    Two workers may copy one file (an image two pages show): each through a name of its own."""
+    Two workers may copy one file (an image two pages show): each through a name of its own.
+    A target of the source's size and time is the copy already (a page rendered again at each
+    save of a session copies nothing)."""
+    if _same_file(source, target):
+        return
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
     shutil.copy2(source, tmp)
     os.replace(tmp, target)
+
+
+def _same_file(source: Path, target: Path) -> bool:
+    # ``copy2`` keeps the time to the nanosecond: as rsync's quick check compares
+    try:
+        seen, there = source.stat(), target.stat()
+    except OSError:
+        return False
+    return (seen.st_size, seen.st_mtime_ns) == (there.st_size, there.st_mtime_ns)
 
 
 def _render_other(

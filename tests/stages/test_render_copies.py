@@ -29,3 +29,18 @@ def test_two_workers_copy_one_file_at_once(tmp_path: Path) -> None:
     assert [worker.exitcode for worker in workers] == [0, 0]
     assert target.read_bytes() == source.read_bytes()
     assert sorted(p.name for p in target.parent.iterdir()) == ["figure.svg", "picture.png"]
+
+
+def test_a_copy_already_there_is_not_written_again_and_a_changed_source_is(
+    tmp_path: Path,
+) -> None:
+    source = tmp_path / "picture.png"
+    source.write_bytes(b"one")
+    target = tmp_path / "staging" / "picture.png"
+    _copy(source, target)
+    written = target.stat().st_ino
+    _copy(source, target)
+    assert target.stat().st_ino == written  # not replaced
+    source.write_bytes(b"three")
+    _copy(source, target)
+    assert target.read_bytes() == b"three"
