@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from html import escape
 
 from kbtool.render.markdown import PageBody
@@ -25,9 +25,21 @@ _HEADING = re.compile(r"<h([1-6])[\s>]")
 
 @dataclass(frozen=True)
 class EmbedSource:
-    """Where an embed finds the notes it shows: their bodies, read when first asked for."""
+    """Where an embed finds what it shows of a note: the part of its body (:func:`cut`) an
+    anchor names, read when first asked for; None where there is no such note or part."""
 
-    body_of: Callable[[str], PageBody | None]
+    part_of: Callable[[str, str | None], PageBody | None]
+
+    @classmethod
+    def of_bodies(cls, body_of: Callable[[str], PageBody | None]) -> EmbedSource:
+        """The parts cut from the bodies ``body_of`` gives."""
+        return cls(lambda path, anchor: cut(body_of(path), anchor))
+
+
+def cut(body: PageBody | None, anchor: str | None) -> PageBody | None:
+    """``body`` with only the part an embed names (:func:`part_of`) as its HTML."""
+    part = part_of(body, anchor) if body is not None else None
+    return None if body is None or part is None else replace(body, html=part)
 
 
 def part_of(body: PageBody, anchor: str | None) -> str | None:

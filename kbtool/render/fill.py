@@ -18,8 +18,8 @@ from kbtool.obsidian_links import subpath_parts
 from kbtool.parse.slugs import slugify
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_outputs
-from kbtool.render.embeds import DEPTH, EmbedSource, framed, notice, part_of, without_ids
-from kbtool.render.markdown import Hole, PageBody
+from kbtool.render.embeds import DEPTH, EmbedSource, framed, notice, without_ids
+from kbtool.render.markdown import HOLE, Hole, PageBody
 from kbtool.render.sanitize import sanitize_html
 from kbtool.wiki import Status, Target, Wiki
 
@@ -32,7 +32,6 @@ COPYABLE = frozenset(
 IMAGES = frozenset((".png", ".jpg", ".jpeg", ".gif", ".svg", ".webp", ".avif", ".bmp"))
 AUDIO = frozenset((".mp3", ".wav", ".ogg", ".m4a", ".flac", ".webm.audio"))
 VIDEO = frozenset((".mp4", ".webm", ".ogv", ".mov", ".mkv"))
-_HOLE = re.compile("\x00([0-9]+)\x00")
 #: where an embed goes until the body is sanitised (its own HTML is not the page's to clean)
 _EMBEDDED = re.compile("\ue000([0-9]+)\ue001")
 _ALONE = re.compile("<p>\ue000([0-9]+)\ue001</p>")
@@ -136,17 +135,16 @@ class _Filler:
             return self._refuse(name, "shows a note it is shown in")
         if len(self.stack) > DEPTH:
             return self._refuse(name, f"is nested more than {DEPTH} embeds deep")
-        body = self.embeds.body_of(page.path)
-        part = part_of(body, anchor) if body is not None else None
-        if body is None or part is None:
+        part = self.embeds.part_of(page.path, anchor)
+        if part is None:
             return notice(f"{name}: nothing to show")
         # What it finds wrong is reported on the embed of the page being rendered.
         inner = _Filler(
             page, self.output, self.wiki, None, self.t, self.outputs, self.files, self.embeds,
             (*self.stack, self.page.path), refusals=self.refusals,
         )  # fmt: skip
-        html = _HOLE.sub(lambda m: inner.fill(body.holes[int(m.group(1))]), part)
-        html = _put_back(sanitize_html(html) if body.raw_html else html, inner.embedded)
+        html = HOLE.sub(lambda m: inner.fill(part.holes[int(m.group(1))]), part.html)
+        html = _put_back(sanitize_html(html) if part.raw_html else html, inner.embedded)
         title = label or page.title + (f" › {_shown_anchor(name)}" if anchor else "")
         return framed(without_ids(html), title, self._url(self._resolve(name, "wikilink")))
 
@@ -265,7 +263,7 @@ def fill_body(
     """``body`` with every hole filled, sanitised whole if the page has raw HTML (but for
     what embeds show: made here, from pages that were sanitised by the same rule)."""
     filler = _Filler(page, urls.page_output(page.path), wiki, result, t, embeds=embeds)
-    html = _HOLE.sub(lambda m: filler.fill(body.holes[int(m.group(1))]), body.html)
+    html = HOLE.sub(lambda m: filler.fill(body.holes[int(m.group(1))]), body.html)
     if body.raw_html:
         html = sanitize_html(html)
     html = _put_back(html, filler.embedded)

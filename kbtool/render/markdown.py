@@ -11,6 +11,7 @@ NUL of the source, so no page can forge one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -31,6 +32,8 @@ from kbtool.render.obsidian import add_obsidian_rules, wrap_block_id
 from kbtool.wiki import is_external
 
 Hole = tuple[str, ...]
+#: a hole in a body's HTML: its number between two NULs
+HOLE = re.compile("\x00([0-9]+)\x00")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,10 @@ class PageBody:
             "diagnostics": [d.row() for d in self.diagnostics],
             "raw_html": self.raw_html,
         }
+
+    def holes_shown(self) -> list[Hole]:
+        """The holes its HTML shows, in order (a part cut from a body shows only some)."""
+        return [self.holes[int(number)] for number in HOLE.findall(self.html)]
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PageBody:

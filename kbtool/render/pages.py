@@ -100,7 +100,7 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     info = site.infos[path]
     output = urls.page_output(path)
     t = site.t
-    embeds = EmbedSource(site.bodies.get)
+    embeds = EmbedSource.of_bodies(site.bodies.get)
     body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t, embeds)
 
     def link(ref: Ref) -> str:

@@ -27,7 +27,7 @@ from kbtool.model import Page
 from kbtool.parse.fields import page_type
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
-from kbtool.render.markdown import PageBody
+from kbtool.render.markdown import HOLE, PageBody
 from kbtool.render.pages import Rendered
 from kbtool.render.preview_math import Tree, math_tree
 
@@ -37,7 +37,6 @@ OPENING = 240  # characters of the page's opening lines
 #: characters of each section's opening lines, tried in turn until the data fits LIMIT
 SECTION = (160, 100, 50, 0)
 
-_HOLE = re.compile("\x00([0-9]+)\x00")
 #: a formula in a preview's text: the number of its tree in ``m`` between two private-use
 #: characters, which no page's text can hold as such (see :func:`_plain_html`)
 _OPEN, _CLOSE = "\ue000", "\ue001"
@@ -148,7 +147,7 @@ def _plain_html(body: PageBody, maths: list[Tree]) -> str:
         hole = body.holes[int(match.group(1))]
         return escape(hole[2] or hole[1], quote=False) if hole[0] == "wikilink" else ""
 
-    html = _HOLE.sub(fill, body.html)
+    html = HOLE.sub(fill, body.html)
     html = _FOOTNOTES.sub("", _DROP.sub(" ", html))
     html = html.replace(_OPEN, "").replace(_CLOSE, "")  # a page's own: never a marker
 

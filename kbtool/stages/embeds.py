@@ -18,12 +18,12 @@ import hashlib
 from functools import partial
 from typing import Any
 
-from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
+from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored, digest_of_repr
 from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.parse.embeds import names_a_note
 from kbtool.render.context import SiteContext
-from kbtool.render.embeds import EmbedSource
+from kbtool.render.embeds import EmbedSource, cut
 from kbtool.render.fill import embed_shown
 from kbtool.render.markdown import PageBody
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -69,16 +69,29 @@ def _embed(reads: Reads, key: str) -> Embeds:
         return "", ()
     shown: list[str] = []
 
-    def body_of(other: str) -> PageBody | None:
+    def part_of(other: str, anchor: str | None) -> PageBody | None:
         shown.append(other)
-        return reads.input(BODY, other)
+        return reads.get(PART, f"{other}{_AT}{anchor or ''}")
 
     hole = body.holes[int(index)]
-    html, found = embed_shown(hole, page, site.wiki, site.t, EmbedSource(body_of))
+    html, found = embed_shown(hole, page, site.wiki, site.t, EmbedSource(part_of))
     digest = hashlib.blake2b(digest_size=16)
     for part in [*html, *(repr(d) for d in found)]:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
     return digest.hexdigest(), tuple(dict.fromkeys(shown))
+
+
+def _part(reads: Reads, key: str) -> PageBody | None:
+    """The part of a note an embed shows (``path|anchor``; an anchor has no ``|``: that
+    starts a link's label), as a body."""
+    path, _, anchor = key.rpartition(_AT)
+    return cut(reads.input(BODY, path), anchor or None)
+
+
+def _part_digest(part: PageBody | None) -> str:
+    # What the part shows: another section of the note edited leaves it as it was, and
+    # the embeds that show it are not made again (early cutoff).
+    return "" if part is None else digest_of_repr((part.html, part.holes_shown(), part.raw_html))
 
 
 def _decode(value: Any) -> Embeds:
@@ -86,6 +99,7 @@ def _decode(value: Any) -> Embeds:
     return str(digest), tuple(str(path) for path in shown)
 
 
+PART: Query[PageBody | None] = Query("embed-part", _part, digest=_part_digest)
 EMBED: Query[Embeds] = Query("embed", _embed, Stored(list, _decode))
 EMBEDS: Query[Embeds] = Query("embeds", _embeds, Stored(list, _decode))
 
@@ -97,7 +111,7 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         return {}
     engine = run.reuse.engine
     if run.use_store:
-        load(engine, run.store, [EMBEDS, EMBED])
+        load(engine, run.store, [EMBEDS, EMBED, PART])
     digests = run.snapshot.digests()
     engine.set(SITE, WHOLE, site, f"{listed}.{site.common_key()!r}")
     current = _current(engine, run, loaded)
@@ -111,7 +125,8 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
             engine.set_lazy(BODY, path, digest, partial(_body, current, path))
     found = {path: engine.get(EMBEDS, path) for path in site.wiki.pages}
     engine.retain(EMBEDS, site.wiki.pages)
-    engine.retain_where(EMBED, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
+    for query in (EMBED, PART):  # keyed ``path|…``
+        engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
     return {path: value for path, value in found.items() if value[0]}
 
 

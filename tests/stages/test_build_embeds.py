@@ -11,7 +11,7 @@ import pytest
 
 from kbtool.config import load_config
 from kbtool.session import Session
-from kbtool.stages.embeds import EMBED, EMBEDS
+from kbtool.stages.embeds import EMBED, EMBEDS, PART
 from tests.stages.test_build_incremental import (
     _killed_build,
     assert_same,
@@ -172,9 +172,10 @@ def test_an_edit_to_the_embedded_section_renders_exactly_the_pages_that_show_it(
     assert after["A.html"] == before["A.html"]  # the part it shows is as it was
     assert after["B.html"] != before["B.html"]
     if kept is not None and made is not None:
-        # A's embed of B made again and found the same: A's embeds are not (B's, by its edit)
+        # The part of B that A shows cut again and found the same: A's embed of it is not
+        # made again, nor A's embeds (B's are, by its edit)
         now = kept.reuse.engine.made
-        assert (now[EMBED.name] - made[EMBED.name], now[EMBEDS.name] - made[EMBEDS.name]) == (1, 1)
+        assert [now[q.name] - made[q.name] for q in (PART, EMBED, EMBEDS)] == [1, 0, 1]
     (root / "B.md").write_text("# B\n\n## One\n\nFirst, edited.\n\n## Two\n\nSecond, edited.\n")
     assert build(root, kept)
     assert "Second, edited." in (root / "site/A.html").read_text()
