@@ -5,6 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 from kbtool.codes import RULES
 from kbtool.diagnostics import Diagnostic
@@ -29,5 +30,13 @@ def diagnostic(code: str, span: Span, message: str, fix: str | None = None) -> D
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    close = _closest(word, tuple(choices))
+    return f" (did you mean '{close}'?)" if close is not None else ""
+
+
+@lru_cache(maxsize=64)
+def _closest(word: str, choices: tuple[str, ...]) -> str | None:
+    # Remembered: a session checks a page again at each save, and a broken link's hint
+    # compares its name with every page's (9 ms at 5,000 notes).
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
