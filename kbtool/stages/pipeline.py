@@ -60,6 +60,8 @@ def build_changed(run: Run, report: BuildReport, key: str, full: bool, spare: bo
         return
     site, plan, published, loaded, checked_wiki = planned
     published = _stage_and_publish(run, site, plan, published, loaded, report, spare)
+    if run.use_store:  # once the site is served: what the engine made, for the next process
+        save(run.reuse.engine, run.store)
     if report.ok:
         run.reuse.put(SITE_RECORD, WHOLE, str(run.config.site_path), published)
         index_files = _index_files(report)
@@ -116,8 +118,6 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
     site = replace(site, embeds=embedded(run, loaded, site, listed))
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
-    if run.use_store:
-        save(run.reuse.engine, store)
     report.outputs = len(plan.outputs)
     run.clock.lap("plan")
     return _Planned(site, plan, published, loaded, checked.wiki)
@@ -137,6 +137,7 @@ def keep_warm(config: Config, reuse: Reuse, snapshot: Snapshot) -> None:
         # One process: every page comes from its records, none is parsed.
         run = new_run(config, store, jobs=1, reuse=reuse, snapshot=snapshot)
         planned = _through_plan(run, BuildReport(ok=False, site_dir=site_dir), full=False)
+        save(reuse.engine, store)
         published = planned.published if planned else load_published(store, site_dir)
         reuse.put(SITE_RECORD, WHOLE, str(site_dir), published)
         store.keys(OUTPUT)  # what the next build compares that record with, kept by the store
