@@ -123,7 +123,7 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
             engine.set_lazy(PAGE, path, digest, partial(_page, current, path))
         if engine.digest(BODY, path) != digest:
             engine.set_lazy(BODY, path, digest, partial(_body, current, path))
-    found = {path: engine.get(EMBEDS, path) for path in site.wiki.pages}
+    found = engine.get_all(EMBEDS, site.wiki.pages)
     engine.retain(EMBEDS, site.wiki.pages)
     for query in (EMBED, PART):  # keyed ``path|…``
         engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)

@@ -31,8 +31,8 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
         engine.set(TYPE_LABEL, name, label, label)
     planned = []
     for page_row in page_rows:
-        for path in site.wiki.pages:
-            if digest := engine.get(page_row.query, path):
+        for path, digest in engine.get_all(page_row.query, site.wiki.pages).items():
+            if digest:
                 name = f"{page_row.name}:{path}"
                 planned.append(
                     RowOutput(name, OUTPUT.key(digest), page_row.name, path, page_row.file(path))

@@ -69,6 +69,22 @@ def test_a_change_walks_only_the_values_that_read_it() -> None:
     assert engine.made == {"titles": 1, "title": 51}
 
 
+def test_every_value_at_once_is_each_one_asked_for_alone() -> None:
+    texts = {f"p{n}": f"T{n}\nbody" for n in range(20)}
+    engine = _wiki(texts)
+    engine.get_all(TITLE, texts)
+    engine.set(TEXT, "p3", "New\n", "New\n")
+    engine.unset(TEXT, ["p4"])
+    walked, made = engine.walked["title"], engine.made["title"]
+    found = engine.get_all(TITLE, [*texts, "p99"])
+    cold = _wiki({**texts, "p3": "New\n"})
+    cold.unset(TEXT, ["p4"])
+    assert found == {path: cold.get(TITLE, path) for path in [*texts, "p99"]}
+    assert found["p3"] == "New" and found["p4"] == ""
+    # the two changed walked and made again, the new one made; the 18 others taken as held
+    assert (engine.walked["title"] - walked, engine.made["title"] - made) == (2, 3)
+
+
 def test_an_input_unset_reads_as_absent() -> None:
     engine = _wiki({"a": "A"})
     assert engine.get(TITLE, "a") == "A"
