@@ -42,17 +42,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def format_cell_failures(failed: list[PageResult]) -> str:
-    lines = []
-    for page in failed:
-        cells = [c for c in page.cells if c.status == "failed"]
-        if not cells:
-            lines.append(f"{page.path}:1:1: cells failed: {page.reason or 'the page did not run'}")
-        for cell in cells:
-            line = cell.error_line or cell.line
-            lines.append(f"{page.path}:{line}:1: cell failed: {cell.reason or 'error'}")
-            if cell.error:
-                lines += ["    " + text for text in cell.error.rstrip().splitlines()]
-    return "\n".join(lines)
+    from kbtool.execute.report import failure_lines
+
+    return "\n".join(line for page in failed for line in failure_lines(page))
 
 
 def summary_line(report: BuildReport) -> str:

@@ -135,19 +135,9 @@ def run(args: argparse.Namespace) -> int:
 
 def cell_failures(failed: list[PageResult]) -> list[Diagnostic]:
     """The failed cells as the browser's panel lists them: one error each."""
-    from kbtool.diagnostics import Diagnostic
+    from kbtool.execute.report import cell_failures as failures_of
 
-    out = []
-    for page in failed:
-        cells = [c for c in page.cells if c.status == "failed"]
-        if not cells:
-            reason = page.reason or "the page did not run"
-            out.append(Diagnostic(page.path, 1, 1, "cell", "error", f"cells failed: {reason}"))
-        for cell in cells:
-            line = cell.error_line or cell.line
-            reason = cell.reason or "error"
-            out.append(Diagnostic(page.path, line, 1, "cell", "error", f"cell failed: {reason}"))
-    return out
+    return [failure.diagnostic for page in failed for failure in failures_of(page)]
 
 
 def _keep_warm(session: Session) -> None:

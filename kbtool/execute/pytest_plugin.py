@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from kbtool.config import Config, find_root, load_config
+from kbtool.diagnostics import Diagnostic
 from kbtool.execute import containment
 from kbtool.execute.plan import should_run
 from kbtool.execute.results import CellResult, PageResult
@@ -285,7 +286,12 @@ class CellItem(pytest.Item):
         problems = self.parent.result().extra.get("problems")
         if problems and cell.status != "failed":  # the page could not run: point at the option
             line = problems[0]["line"]
-        lines = [f"{self.parent.page.path}:{line}: {failure.code or 'KB404'} {failure.reason}"]
+        own = cell.status == "failed"  # else the page's failure, blamed on this cell
+        message = f"cell-{self.number} failed: {failure.reason}" if own else str(failure.reason)
+        found = Diagnostic(
+            self.parent.page.path, line, 1, failure.code or "KB404", "error", message
+        )
+        lines = [found.format()]  # as ``kbtool test`` and ``build`` print it
         if cell.error:
             lines += ["", cell.error.rstrip("\n")]
         for name, text in (("stdout", cell.stdout), ("stderr", cell.stderr)):

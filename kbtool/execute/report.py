@@ -12,6 +12,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from kbtool.diagnostics import Diagnostic
 from kbtool.execute.results import CellResult, PageResult, to_dict
 
 _LABELS = {"passed": "PASS", "failed": "FAIL", "not-run": "NOT RUN"}
@@ -70,33 +71,53 @@ def page_line(result: PageResult) -> str:
     return f"{label} {result.path}  {text}  {result.duration:.2f}s{cached}"
 
 
+@dataclass(frozen=True, slots=True)
+class CellFailure:
+    """One failure of a page's cells: a diagnostic with its KB4xx code, at the Markdown line
+    of the failing statement (or of the option that kept the page from running), and the
+    lines that tell more (the traceback, the tail of stderr)."""
+
+    diagnostic: Diagnostic
+    details: tuple[str, ...] = ()
+
+    def lines(self) -> list[str]:
+        return [self.diagnostic.format(), *("    " + text for text in self.details)]
+
+
+def cell_failures(result: PageResult) -> list[CellFailure]:
+    """Every failure of one page: the one form ``test``, ``build``, ``serve`` and the pytest
+    plugin report it in."""
+    found = [
+        CellFailure(_error(result.path, problem["line"], problem["code"], problem["message"]))
+        for problem in result.extra.get("problems", ())
+    ]
+    numbered = list(enumerate(result.cells, start=1))
+    failed = [(number, cell) for number, cell in numbered if cell.status == "failed"]
+    found += [_cell_failure(result.path, number, cell) for number, cell in failed]
+    if result.status == "failed" and not found:  # the page did not run
+        reason = result.reason or "the page did not run"
+        found.append(CellFailure(_error(result.path, 1, result.code or "KB404", reason)))
+    return found
+
+
 def failure_lines(result: PageResult) -> list[str]:
     """Every failure of one page, compiler-style, each followed by its indented details."""
-    lines: list[str] = []
-    for problem in result.extra.get("problems", ()):
-        lines.append(
-            f"{result.path}:{problem['line']}: {problem['code']} error {problem['message']}"
-        )
-    numbered = list(enumerate(result.cells, start=1))
-    failed_cells = [(n, cell) for n, cell in numbered if cell.status == "failed"]
-    for number, cell in failed_cells:
-        lines.extend(_cell_failure(result.path, number, cell))
-    if result.status == "failed" and not failed_cells and not result.extra.get("problems"):
-        lines.append(f"{result.path}:1: {result.code or 'KB404'} error {result.reason}")
-    return lines
+    return [line for failure in cell_failures(result) for line in failure.lines()]
 
 
-def _cell_failure(path: str, number: int, cell: CellResult) -> list[str]:
+def _error(path: str, line: int, code: str, message: str) -> Diagnostic:
+    return Diagnostic(path, line, 1, code, "error", message)
+
+
+def _cell_failure(path: str, number: int, cell: CellResult) -> CellFailure:
     line = cell.error_line or cell.line
-    lines = [f"{path}:{line}: {cell.code or 'KB404'} error cell-{number} failed: {cell.reason}"]
-    if cell.error:
-        lines.extend("    " + text for text in cell.error.rstrip("\n").splitlines())
+    message = f"cell-{number} failed: {cell.reason or 'error'}"
+    details = cell.error.rstrip("\n").splitlines() if cell.error else []
     stderr = cell.stderr.rstrip("\n")
     if stderr and (not cell.error or stderr not in cell.error):
         tail = stderr.splitlines()[-_STDERR_TAIL:]
-        lines.append(f"    --- stderr (last {len(tail)} lines) ---")
-        lines.extend("    " + text for text in tail)
-    return lines
+        details += [f"--- stderr (last {len(tail)} lines) ---", *tail]
+    return CellFailure(_error(path, line, cell.code or "KB404", message), tuple(details))
 
 
 def format_text(results: list[PageResult], summary: Summary) -> str:

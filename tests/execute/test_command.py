@@ -45,7 +45,9 @@ def test_text_report(repo: Path, run_kbtool: Callable[..., Any]) -> None:
         r"PASS    wiki/ok\.md  1 passed, 0 failed, 1 skipped  \d+\.\d\ds", page_lines[2]
     )
     call = line_of(repo, "failing.md", "check(total)")
-    header = f"wiki/failing.md:{call}: KB404 error cell-2 failed: AssertionError: expected 2, got 1"
+    header = (
+        f"wiki/failing.md:{call}:1: KB404 error cell-2 failed: AssertionError: expected 2, got 1"
+    )
     assert header in lines
     traceback = lines[lines.index(header) + 1 :]
     assert traceback[0] == "    Traceback (most recent call last):"

@@ -90,7 +90,7 @@ def test_outcomes_and_the_failure_at_its_markdown_line(project: pytest.Pytester)
         ]
     )
     output = result.stdout.str()
-    assert "wiki/bad.md:9: KB404 AssertionError: expected 2, got 3" in output
+    assert "wiki/bad.md:9:1: KB404 error cell-2 failed: AssertionError: expected 2, got 3" in output
     assert 'File "wiki/bad.md", line 5, in check' in output
 
 

@@ -158,7 +158,7 @@ def test_an_output_that_differs_is_kb422_with_a_diff_at_the_cell(
     result = run_kbtool("-C", book, "test")
     assert result.code == 1
     line = line_of(book, "book/05-compare.md", "print('hello')")
-    assert f"wiki/book/05-compare.md:{line}: KB422 error cell-1 failed" in result.out
+    assert f"wiki/book/05-compare.md:{line}:1: KB422 error cell-1 failed" in result.out
     assert "-bye" in result.out and "+hello" in result.out
 
 
@@ -168,7 +168,7 @@ def test_a_bad_compare_outputs_value_or_missing_outputs_is_kb423(
     page = book / "wiki" / "book" / "02-slicing.md"
     set_frontmatter(page, "compare-outputs", "maybe")
     result = run_kbtool("-C", book, "test", page)
-    assert result.code == 1 and "wiki/book/02-slicing.md:2: KB423" in result.out
+    assert result.code == 1 and "wiki/book/02-slicing.md:2:1: KB423" in result.out
     page.write_text(page.read_text("utf-8").replace("maybe", "true"), "utf-8")
     (book / "wiki" / "book" / "02-slicing.outputs.json").unlink()
     result = run_kbtool("-C", book, "test", page)
@@ -195,4 +195,6 @@ def test_the_imported_pages_pass_under_pytest(book: Path, pytester: pytest.Pytes
     sidecar.write_text(sidecar.read_text("utf-8").replace('"hello\\n"', '"bye\\n"'), "utf-8")
     result = pytester.runpytest("-p", "no:cacheprovider", "--kbtool-compare-outputs")
     result.assert_outcomes(passed=cells - 1, failed=1)
-    result.stdout.fnmatch_lines(["*wiki/book/05-compare.md:*: KB422 output differs*", "*-bye*"])
+    result.stdout.fnmatch_lines(
+        ["*wiki/book/05-compare.md:*:1: KB422 error cell-*failed: output differs*", "*-bye*"]
+    )

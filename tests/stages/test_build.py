@@ -166,7 +166,7 @@ def test_failing_cells_stop_the_build(
     monkeypatch.setattr(build_module, "run_cells", lambda *a: {failed.path: failed})
     assert main(["-C", str(repo), "build"]) == 1
     out = capsys.readouterr().out
-    assert "wiki/concepts/mamba.md:10:1: cell failed: AssertionError" in out
+    assert "wiki/concepts/mamba.md:10:1: KB404 error cell-1 failed: AssertionError" in out
     assert not (repo / "site").exists()
 
 
