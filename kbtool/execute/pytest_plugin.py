@@ -287,7 +287,8 @@ class CellItem(pytest.Item):
         if problems and cell.status != "failed":  # the page could not run: point at the option
             line = problems[0]["line"]
         own = cell.status == "failed"  # else the page's failure, blamed on this cell
-        message = f"cell-{self.number} failed: {failure.reason}" if own else str(failure.reason)
+        reason = failure.reason or ("error" if own else "the page did not run")
+        message = f"cell-{self.number} failed: {reason}" if own else reason
         found = Diagnostic(
             self.parent.page.path, line, 1, failure.code or "KB404", "error", message
         )

@@ -3,13 +3,14 @@ outputs to read another page's text, so that editing an embedded section renders
 the pages that show it.
 
 ``embed(path|n)``, one embed of a note by a page (its body's hole n), reads the page (its file's
-digest), the site as the links show it (every listing's digest and the settings) and the body
-of every note it shows, nested ones too: each a recorded read. Its value is the digest of what
-the embed shows, and the notes it shows. ``embeds(path)`` reads the page and each of its
-embeds: the digest of them all, which a page's output key holds (the rest of its body is its
-own file's and the site's). An edit to an embedded note remakes the embeds that show it; the
-ones that show another of its sections come out with the same digest (early cutoff), and
-their pages render nothing again.
+digest), the site as the links show it (every listing's digest and the settings) and the part
+of every note it shows, nested ones too: each a recorded read. ``embed-part(path|anchor)`` is
+that part, cut from the note's body; its digest is of what the part shows. An ``embed``'s value
+is the digest of what the embed shows, and the notes it shows. ``embeds(path)`` reads the page
+and each of its embeds: the digest of them all, which a page's output key holds (the rest of
+its body is its own file's and the site's). An edit to an embedded note cuts its parts again;
+the parts it left as they were keep their digest (early cutoff), so the embeds that show them
+are not made again and their pages render nothing again.
 """
 
 from __future__ import annotations
