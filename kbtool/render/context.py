@@ -4,7 +4,7 @@ results, UI strings, and the variables every template gets."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
@@ -18,6 +18,11 @@ from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.site import Listing, PageInfo
 from kbtool.render.vault import home_note, is_vault
 from kbtool.wiki import Wiki
+
+#: what a context makes of its settings and listings alone (its cached properties)
+_MADE_OF_BOTH = frozenset(
+    ("vault", "home_note", "_nav_type_names", "nav_inline", "_common_key", "common_key_bytes")
+)
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,16 @@ class SiteContext:
     #: each page that shows notes in place: the digest of what it shows with them, and the
     #: notes it shows (``stages/embeds.py``)
     embeds: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+
+    def but(self, **changes: Any) -> SiteContext:
+        """This context with ``changes`` to what it holds beside the settings and the
+        listings, keeping what it made of those two (each a pass over every page, which a
+        save would otherwise make again for each copy)."""
+        if changes.keys() & {"config", "listings"}:
+            raise ValueError("a context of other settings or listings makes its own")
+        copy = replace(self, **changes)
+        copy.__dict__.update((k, v) for k, v in self.__dict__.items() if k in _MADE_OF_BOTH)
+        return copy
 
     @property
     def t(self) -> Callable[..., str]:

@@ -4,7 +4,6 @@ when the scan found something changed)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import NamedTuple
 
@@ -115,7 +114,7 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
     site = SiteContext(
         config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
     )
-    site = replace(site, embeds=embedded(run, loaded, site, listed))
+    site = site.but(embeds=embedded(run, loaded, site, listed))
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
     report.outputs = len(plan.outputs)

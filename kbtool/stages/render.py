@@ -78,7 +78,7 @@ def stage(
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
     shown = [p for path in paths if path in site.embeds for p in site.embeds[path][1]]
     bodies = fetch_bodies(run, loaded, list(dict.fromkeys(paths + shown)))
-    site = replace(site, bodies=bodies, infos=infos)
+    site = site.but(bodies=bodies, infos=infos)
     run.clock.lap("reuse")
     from kbtool.progress import Progress
 
