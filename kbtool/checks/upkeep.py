@@ -24,8 +24,12 @@ from kbtool.checks.duplicates import (
 )
 from kbtool.checks.mentions import Named, Names, mention_message, names_of
 from kbtool.checks.wiki_view import (
+    CARD,
+    TEXT,
+    Card,
     CheckRow,
     WikiView,
+    card_digest,
     page_check,
     run_rows,
     set_pages,
@@ -138,10 +142,15 @@ def check_upkeep(wiki: Wiki, enabled: Callable[[str], bool]) -> list[Diagnostic]
     """The diagnostics of ``WIKI_CHECKS`` on the wiki's checked pages, on an engine of its
     own."""
     engine = Engine()
-    cards = {path: (p.kind, p.title, aliases_of(p)) for path, p in wiki.pages.items()}
+    cards: dict[str, Card] = {
+        p: (page.kind, page.title, aliases_of(page)) for p, page in wiki.pages.items()
+    }
+    engine.set_changed(
+        CARD, {path: card_digest(card) for path, card in cards.items()}, cards.__getitem__
+    )
     # An engine made once: any digest serves; the text is read only by the checks that ask.
-    texts = {path: ("", partial(page_text, wiki, path)) for path in wiki.pages}
-    set_pages(engine, wiki.pages, cards, texts, settings_of(wiki.config.duplicate_threshold))
+    engine.set_changed(TEXT, dict.fromkeys(wiki.pages, ""), partial(page_text, wiki))
+    set_pages(engine, wiki.pages, settings_of(wiki.config.duplicate_threshold))
     checked = {page.path for page in wiki.checked_pages}
     return [d for d in run_rows(engine, WIKI_CHECKS, enabled) if d.path in checked]
 

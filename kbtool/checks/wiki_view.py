@@ -114,27 +114,16 @@ def card_digest(card: Card) -> str:
     return "\x1f".join((card[0], card[1], *card[2]))
 
 
-def set_pages(
-    engine: Engine,
-    paths: Iterable[str],
-    cards: Mapping[str, Card],
-    texts: Mapping[str, tuple[str, Callable[[], str | None]]],
-    settings: Mapping[str, Any],
-) -> None:
-    """Set the inputs of the checks of many pages: every page's path, the cards and the
-    texts' digests (with what reads a text: only a check made again reads it) that are new
-    or changed (a card or text not given keeps the value it has), and the settings. A page
-    gone since the engine's last run reads as absent."""
+def set_pages(engine: Engine, paths: Iterable[str], settings: Mapping[str, Any]) -> None:
+    """Set the inputs of the checks of many pages but the cards and texts (the caller sets
+    those that are new or changed: :meth:`Engine.set_changed`): every page's path and the
+    settings. A page gone since the engine's last run reads as absent."""
     before = engine.input_entry(PAGES, WHOLE)[1] or ()
     now = tuple(sorted(paths))
     engine.set(PAGES, WHOLE, now, "\n".join(now))
     gone = [] if now == before else sorted(set(before) - set(now))
     engine.unset(CARD, gone)
     engine.unset(TEXT, gone)
-    for path, card in cards.items():
-        engine.set(CARD, path, card, card_digest(card))
-    for path, (digest, load) in texts.items():
-        engine.set_lazy(TEXT, path, digest, load)
     for name, value in settings.items():
         engine.set(SETTING, name, value, repr(value))
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Any, TypeVar, cast
 
 from kbtool.engine.declare import Input, Query
@@ -135,6 +136,23 @@ class Engine:
         text: most are never read, as the values that read them still verify)."""
         self._set((input.name, key), digest, UNSET, load)
 
+    def set_changed(
+        self, input: Input[V], digests: Mapping[str, str], load: Callable[[str], V]
+    ) -> int:
+        """Set the input for each key of ``digests`` whose digest is not the one it is set
+        with, lazily (``load(key)`` gives the value when first read); how many were set. A
+        caller holding every page's digests passes over the unchanged ones in one sweep: a
+        save changes a few pages of thousands."""
+        name, inputs = input.name, self._inputs
+        changed = [
+            (key, digest)
+            for key, digest in digests.items()
+            if (held := inputs.get((name, key))) is None or held[0] != digest
+        ]
+        for key, digest in changed:
+            self._set((name, key), digest, UNSET, partial(load, key))
+        return len(changed)
+
     def _set(self, id: Id, digest: str, value: Any, load: Callable[[], Any] | None) -> None:
         held = self._inputs.get(id)
         if held is None or held[0] != digest:
@@ -161,12 +179,6 @@ class Engine:
                 if reader not in self._suspect:
                     self._suspect.add(reader)
                     todo.append(reader)
-
-    def digest(self, input: Input[Any], key: str) -> str | None:
-        """The digest the input is set with for ``key`` (None: not set): a caller setting
-        many inputs passes over those it holds already without making their values."""
-        held = self._inputs.get((input.name, key))
-        return None if held is None else held[0]
 
     def input_entry(self, input: Input[Any], key: str) -> tuple[str, Any]:
         """The input's digest and value for ``key`` (``ABSENT``, None where not set)."""

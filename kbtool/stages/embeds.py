@@ -118,12 +118,9 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
     current = _current(engine, run, loaded)
     # Only the pages new or changed since the engine's last run: at every save of a session
     # the rest are as set, and their loaders read this run's pages through ``current``.
-    for path in site.wiki.pages:
-        digest = digests.get(path, "")
-        if engine.digest(PAGE, path) != digest:
-            engine.set_lazy(PAGE, path, digest, partial(_page, current, path))
-        if engine.digest(BODY, path) != digest:
-            engine.set_lazy(BODY, path, digest, partial(_body, current, path))
+    pages = {path: digests.get(path, "") for path in site.wiki.pages}
+    engine.set_changed(PAGE, pages, partial(_page, current))
+    engine.set_changed(BODY, pages, partial(_body, current))
     found = engine.get_all(EMBEDS, site.wiki.pages)
     engine.retain(EMBEDS, site.wiki.pages)
     for query in (EMBED, PART):  # keyed ``path|…``

@@ -10,6 +10,7 @@ from kbtool.engine.persist import load
 from kbtool.render import output_rows
 from kbtool.render.context import SiteContext
 from kbtool.render.output_rows import LISTED, SITE, TYPE_LABEL, Content, SiteView
+from kbtool.render.site import Listing
 from kbtool.stages.planned import RowOutput
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -22,10 +23,10 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
     if store is not None:
         queries = [row.query for row in page_rows] + [row.query for row in site_rows]
         load(engine, store, queries)
-    for path, listing in site.listings.items():
-        card = listing.card
-        shown = (card.title, card.type, card.summary, card.url)
-        engine.set(LISTED, path, shown, "\x1f".join(shown))
+    shown = {path: _shown(listing) for path, listing in site.listings.items()}
+    engine.set_changed(
+        LISTED, {path: "\x1f".join(v) for path, v in shown.items()}, shown.__getitem__
+    )
     engine.set(SITE, WHOLE, site.title, site.title)
     for name, label in site.config.type_labels.items():
         engine.set(TYPE_LABEL, name, label, label)
@@ -44,6 +45,11 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
                 RowOutput(site_row.name, OUTPUT.key(digest), site_row.name, "", site_row.file)
             )
     return planned
+
+
+def _shown(listing: Listing) -> tuple[str, str, str, str]:
+    card = listing.card
+    return card.title, card.type, card.summary, card.url
 
 
 def row_content(engine: Engine, item: RowOutput) -> Content:

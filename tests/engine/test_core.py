@@ -102,6 +102,24 @@ def test_a_lazy_input_is_loaded_only_when_read() -> None:
     assert loaded == ["a"]
 
 
+def test_setting_every_page_sets_and_loads_only_the_changed_ones() -> None:
+    texts = {"a": "A\nbody", "b": "B\nbody", "c": "C\nbody"}
+    engine = _wiki(texts)
+    engine.get(TITLES, WHOLE)
+    loaded: list[str] = []
+
+    def load(path: str) -> str:
+        loaded.append(path)
+        return texts[path]
+
+    texts["b"] = "Beta\nbody"
+    assert engine.set_changed(TEXT, dict(texts.items()), load) == 1  # a and c as set
+    assert loaded == []  # lazily: nothing read yet
+    assert engine.get(TITLES, WHOLE) == ("A", "Beta", "C")
+    assert loaded == ["b"]
+    assert engine.made == {"titles": 2, "title": 4}
+
+
 def test_a_query_that_reads_itself_is_a_cycle() -> None:
     def embed(reads: Reads, key: str) -> str:
         return reads.get(LOOP, "b" if key == "a" else "a")
