@@ -124,6 +124,11 @@ class Wiki:
         wiki._files = self._files
         return self.share_indexes(wiki)
 
+    def share_files(self, other: Wiki) -> None:
+        """Take ``other``'s vault files by name (read, or to be read, once for both): valid
+        while no file but notes came or went between the two."""
+        self._files = other._files
+
     def checking(self, paths: Iterable[str]) -> Wiki:
         """This wiki with ``paths`` as its checked pages, sharing what it resolved, indexed
         and asked of the disk."""

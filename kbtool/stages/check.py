@@ -138,6 +138,9 @@ def check_wiki(
     )
     if same_pages and previous is not None and same_paths:
         previous.share_indexes(wiki)
+    # The watcher saw only notes change since that check: the vault's files are as they were.
+    if previous is not None and run.watched and run.watched.notes_only(str(config.root)):
+        wiki.share_files(previous)
     enabled = enabled_codes(config, (), ())
     keys = {path: keys_now[path] for path in stale}
     checked = check_pages(run, wiki, stale, keys, enabled, checking, rules)

@@ -50,6 +50,14 @@ class Watched:
         # The path itself, or a folder above it (moved, removed, made a symlink).
         return name not in self.changed and not name.startswith(self._changed)
 
+    def notes_only(self, root: str) -> bool:
+        """Whether every path reported is a note (a Markdown file there now) or hidden: no
+        other file came, went or moved, so a vault's files by name are as they were."""
+        return all(
+            _hidden(name) or (name.endswith(".md") and os.path.isfile(os.path.join(root, name)))
+            for name in self.changed
+        )
+
     # Prefixes as tuples: str.startswith tries them all in one call (thousands of names).
     @cached_property
     def _under(self) -> tuple[str, ...]:
@@ -67,3 +75,8 @@ class Watched:
 def _climbs(name: str) -> bool:
     """Whether ``name`` has a ``..`` part (it may lead out of the watched folders)."""
     return name == ".." or name.startswith("../") or "/../" in name or name.endswith("/..")
+
+
+def _hidden(name: str) -> bool:
+    """Whether ``name`` is or lies in a hidden entry (``.obsidian/workspace.json``)."""
+    return name.startswith(".") or "/." in name

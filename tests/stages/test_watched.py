@@ -6,6 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from kbtool import obsidian_links
 from kbtool.config import load_config
 from kbtool.reuse.values import Reuse
 from kbtool.stages.site import build_site
@@ -111,3 +114,48 @@ def test_a_file_that_appears_after_a_build_that_did_not_look_at_it_is_noticed(
     build_site(load_config(tmp_path), jobs=1)  # checks b.md again, not a.md
     (tmp_path / "wiki" / "figure.png").write_bytes(b"\x89PNG")
     assert not any("figure.png" in m for m in _missing(build_site(load_config(tmp_path), jobs=1)))
+
+
+VAULT = """wiki = "."
+flavor = "obsidian"
+search = false
+[severity]
+KB101 = "off"
+KB209 = "warning"
+"""
+
+
+def _unmatched(report: object) -> set[str]:
+    return {d.message for d in report.diagnostics if "matches no" in d.message}  # type: ignore[attr-defined]
+
+
+def _vault_save(root: Path, kept: Reuse, reported: list[str]) -> set[str]:
+    """A vault rebuilt after ``Note.md`` was saved and the watcher reported ``reported``."""
+    note = root / "Note.md"
+    note.write_text(note.read_text() + "More.\n")
+    seen = Watched.of(str(root), [str(root)], [], [str(root / p) for p in reported])
+    return _unmatched(build_site(load_config(root), jobs=1, reuse=kept, watched=seen))
+
+
+def test_a_vault_walks_its_files_again_only_when_a_file_not_a_note_came(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "kbtool.toml").write_text(VAULT)
+    (tmp_path / "Note.md").write_text("# Note\n\n![[pic.png]]\n")
+    walks: list[str] = []
+    real = obsidian_links.files_by_name
+    monkeypatch.setattr(
+        obsidian_links, "files_by_name", lambda *a: walks.append("walk") or real(*a)
+    )
+    kept = Reuse()
+    assert _unmatched(build_site(load_config(tmp_path), jobs=1, reuse=kept))
+    assert _vault_save(tmp_path, kept, ["Note.md", ".obsidian/workspace.json"])
+    assert walks == ["walk"]  # only notes changed: the files by name as they were
+    (tmp_path / "Images").mkdir()
+    (tmp_path / "Images" / "pic.png").write_bytes(b"\x89PNG")
+    assert not _vault_save(tmp_path, kept, ["Note.md", "Images"])
+    assert walks == ["walk", "walk"]
+    (tmp_path / "Other.md").write_text("# Other\n")
+    (tmp_path / "Other.md").unlink()  # a note gone: it may have been a folder of files
+    _vault_save(tmp_path, kept, ["Other.md"])
+    assert len(walks) == 3
