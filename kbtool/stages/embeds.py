@@ -16,6 +16,7 @@ are not made again and their pages render nothing again.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -122,9 +123,11 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
     engine.set_changed(PAGE, pages, partial(_page, current))
     engine.set_changed(BODY, pages, partial(_body, current))
     found = engine.get_all(EMBEDS, site.wiki.pages)
-    engine.retain(EMBEDS, site.wiki.pages)
-    for query in (EMBED, PART):  # keyed ``path|…``
-        engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
+    if not current.keeps(site.wiki.pages):  # pages went since: their values forgotten
+        engine.retain(EMBEDS, site.wiki.pages)
+        for query in (EMBED, PART):  # keyed ``path|…``
+            engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
+        current.kept = set(site.wiki.pages)
     return {path: value for path, value in found.items() if value[0]}
 
 
@@ -135,6 +138,14 @@ class _Current:
 
     def __init__(self, run: Run, loaded: Loaded) -> None:
         self.run, self.loaded = run, loaded
+        #: the pages whose values the engine was left with at the last run (None: not yet)
+        self.kept: set[str] | None = None
+
+    def keeps(self, pages: Mapping[str, object]) -> bool:
+        """Whether the engine's values are of ``pages`` alone, as at the last run."""
+        return (
+            self.kept is not None and len(self.kept) == len(pages) and self.kept.issuperset(pages)
+        )
 
 
 #: the engine's :class:`_Current` (no query reads it: the loaders do)
