@@ -29,7 +29,7 @@ from kbtool.stages.planned import (
     StaticOutput,
 )
 from kbtool.stages.publish.published import Published, same, stat_signature
-from kbtool.stages.publish.staging import reuse_file, write_file
+from kbtool.stages.publish.staging import reuse_file, write_file, write_or_link
 from kbtool.stages.run import Run
 from kbtool.stages.workers import chunked
 
@@ -102,7 +102,7 @@ def _render_pages(
         except Exception as error:  # a renderer bug on one page fails that page alone
             rendered = Rendered({}, (renderer_failed(path, error),))
         for name, text in rendered.files.items():
-            write_file(staging, name, text)
+            write_or_link(site.config.site_path, staging, name, text)
         for copy in rendered.copies:
             _copy(site.config.root / copy, staging / copy)
         # The files are written: their names go back for the record, not their text (which

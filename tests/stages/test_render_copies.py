@@ -6,7 +6,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
-from kbtool.stages.publish.staging import write_file
+from kbtool.stages.publish.staging import write_file, write_or_link
 from kbtool.stages.render import _copy
 
 
@@ -44,3 +44,26 @@ def test_a_copy_already_there_is_not_written_again_and_a_changed_source_is(
     source.write_bytes(b"three")
     _copy(source, target)
     assert target.read_bytes() == b"three"
+
+
+def test_a_file_the_live_site_holds_as_it_is_is_linked_and_another_written(
+    tmp_path: Path,
+) -> None:
+    site, staging = tmp_path / "site", tmp_path / "staging"
+    (site / "a").mkdir(parents=True)
+    (staging / "a").mkdir(parents=True)
+    (site / "a" / "same.md").write_text("# Same\n")
+    (site / "a" / "other.html").write_text("<p>before</p>")
+    write_or_link(site, staging, "a/same.md", b"# Same\n")
+    write_or_link(site, staging, "a/other.html", "<p>after!</p>")
+    write_or_link(site, staging, "a/new.html", "<p>new</p>")
+    live = (site / "a" / "same.md").stat()
+    assert (staging / "a" / "same.md").stat().st_ino == live.st_ino
+    assert (staging / "a" / "other.html").read_text() == "<p>after!</p>"
+    assert (site / "a" / "other.html").read_text() == "<p>before</p>"  # never through it
+    assert (staging / "a" / "new.html").read_text() == "<p>new</p>"
+    # A file staging holds already (a spare's) is replaced, not kept.
+    (site / "a" / "other.html").write_text("<p>after!</p>")
+    (staging / "a" / "other.html").write_text("<p>stale</p>")
+    write_or_link(site, staging, "a/other.html", "<p>after!</p>")
+    assert (staging / "a" / "other.html").read_text() == "<p>after!</p>"

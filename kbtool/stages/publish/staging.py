@@ -92,6 +92,21 @@ def write_file(root: Path, relative: str, data: str | bytes) -> None:
         file.write(raw)
 
 
+def write_or_link(site_dir: Path, staging: Path, relative: str, data: str | bytes) -> None:
+    """As :func:`write_file`, or a hard link to the live site's file where it holds these very
+    bytes (a page rendered again for a note it shows keeps its Markdown, most of its figures):
+    here, a new file costs about twenty times a read and a link."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    live = os.path.join(site_dir, relative)
+    try:
+        if os.stat(live).st_size == len(raw) and Path(live).read_bytes() == raw:
+            os.link(live, os.path.join(staging, relative), follow_symlinks=False)
+            return
+    except OSError:  # not there, another file there already, no hard links: written
+        pass
+    write_file(staging, relative, raw)
+
+
 def reuse_file(site_dir: Path, staging: Path, relative: str) -> bool:
     """Hard-link ``relative`` from the live site into staging (copied where there are no
     hard links); False when it cannot be reused."""
