@@ -110,7 +110,7 @@ def plan_site(
 
     def signature(path: str) -> str:
         if path not in signatures:
-            signatures[path] = stat_signature(Path(root, path))
+            signatures[path] = stat_signature(os.path.join(root, path))
         return signatures[path]
 
     for item in planned:

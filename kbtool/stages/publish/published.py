@@ -10,6 +10,7 @@ for a fresh one. Only the outputs a build rendered or dropped are written.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -48,9 +49,9 @@ class Spare:
     told: tuple[dict[str, Published], frozenset[str]] | None = None
 
 
-def stat_signature(path: Path) -> str:
+def stat_signature(path: str | Path) -> str:
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return "missing"
     return f"{st.st_size}:{st.st_mtime_ns}"
