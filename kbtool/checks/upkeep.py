@@ -26,7 +26,6 @@ from kbtool.checks.mentions import Named, Names, mention_message, names_of
 from kbtool.checks.wiki_view import (
     CARD,
     TEXT,
-    Card,
     CheckRow,
     WikiView,
     card_digest,
@@ -142,14 +141,12 @@ def check_upkeep(wiki: Wiki, enabled: Callable[[str], bool]) -> list[Diagnostic]
     """The diagnostics of ``WIKI_CHECKS`` on the wiki's checked pages, on an engine of its
     own."""
     engine = Engine()
-    cards: dict[str, Card] = {
-        p: (page.kind, page.title, aliases_of(page)) for p, page in wiki.pages.items()
-    }
-    engine.set_changed(
-        CARD, {path: card_digest(card) for path, card in cards.items()}, cards.__getitem__
-    )
+    for path, p in wiki.pages.items():
+        card = (p.kind, p.title, aliases_of(p))
+        engine.set(CARD, path, card, card_digest(card))
     # An engine made once: any digest serves; the text is read only by the checks that ask.
-    engine.set_changed(TEXT, dict.fromkeys(wiki.pages, ""), partial(page_text, wiki))
+    for path in wiki.pages:
+        engine.set_lazy(TEXT, path, "", partial(page_text, wiki, path))
     set_pages(engine, wiki.pages, settings_of(wiki.config.duplicate_threshold))
     checked = {page.path for page in wiki.checked_pages}
     return [d for d in run_rows(engine, WIKI_CHECKS, enabled) if d.path in checked]

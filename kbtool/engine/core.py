@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
 from typing import Any, TypeVar, cast
 
 from kbtool.engine.declare import Input, Query
@@ -136,22 +135,16 @@ class Engine:
         text: most are never read, as the values that read them still verify)."""
         self._set((input.name, key), digest, UNSET, load)
 
-    def set_changed(
-        self, input: Input[V], digests: Mapping[str, str], load: Callable[[str], V]
-    ) -> int:
-        """Set the input for each key of ``digests`` whose digest is not the one it is set
-        with, lazily (``load(key)`` gives the value when first read); how many were set. A
-        caller holding every page's digests passes over the unchanged ones in one sweep: a
-        save changes a few pages of thousands."""
+    def differing(self, input: Input[Any], digests: Mapping[str, str]) -> list[str]:
+        """The keys of ``digests`` whose digest is not the one the input is set with (not set
+        included): a caller holding every page's digests sets only these, in one sweep (a
+        save changes a few pages of thousands)."""
         name, inputs = input.name, self._inputs
-        changed = [
-            (key, digest)
+        return [
+            key
             for key, digest in digests.items()
             if (held := inputs.get((name, key))) is None or held[0] != digest
         ]
-        for key, digest in changed:
-            self._set((name, key), digest, UNSET, partial(load, key))
-        return len(changed)
 
     def _set(self, id: Id, digest: str, value: Any, load: Callable[[], Any] | None) -> None:
         held = self._inputs.get(id)

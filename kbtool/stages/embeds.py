@@ -120,8 +120,10 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
     # Only the pages new or changed since the engine's last run: at every save of a session
     # the rest are as set, and their loaders read this run's pages through ``current``.
     pages = {path: digests.get(path, "") for path in site.wiki.pages}
-    engine.set_changed(PAGE, pages, partial(_page, current))
-    engine.set_changed(BODY, pages, partial(_body, current))
+    for path in engine.differing(PAGE, pages):
+        engine.set_lazy(PAGE, path, pages[path], partial(_page, current, path))
+    for path in engine.differing(BODY, pages):
+        engine.set_lazy(BODY, path, pages[path], partial(_body, current, path))
     found = engine.get_all(EMBEDS, site.wiki.pages)
     if not current.keeps(site.wiki.pages):  # pages went since: their values forgotten
         engine.retain(EMBEDS, site.wiki.pages)

@@ -24,9 +24,9 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
         queries = [row.query for row in page_rows] + [row.query for row in site_rows]
         load(engine, store, queries)
     shown = {path: _shown(listing) for path, listing in site.listings.items()}
-    engine.set_changed(
-        LISTED, {path: "\x1f".join(v) for path, v in shown.items()}, shown.__getitem__
-    )
+    digests = {path: "\x1f".join(values) for path, values in shown.items()}
+    for path in engine.differing(LISTED, digests):
+        engine.set(LISTED, path, shown[path], digests[path])
     engine.set(SITE, WHOLE, site.title, site.title)
     for name, label in site.config.type_labels.items():
         engine.set(TYPE_LABEL, name, label, label)

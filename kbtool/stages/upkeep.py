@@ -10,12 +10,11 @@ from functools import partial
 
 from kbtool.checks import Enabled, upkeep
 from kbtool.checks.upkeep import NAMES, SKETCH, settings_of
-from kbtool.checks.wiki_view import CARD, TEXT, Card, run_rows, set_pages
+from kbtool.checks.wiki_view import CARD, TEXT, run_rows, set_pages
 from kbtool.diagnostics import Diagnostic
 from kbtool.engine.persist import load
 from kbtool.stages.facts import Facts
 from kbtool.stages.run import Run
-from kbtool.stages.scan import Snapshot
 
 
 def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -> list[Diagnostic]:
@@ -25,8 +24,12 @@ def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -
     digests = run.snapshot.digests()
     # Every page's card and text are the inputs of the build's output rows too. Only the
     # new or changed are set: a session's check at each keystroke passes over the rest.
-    engine.set_changed(CARD, {path: f.card[1] for path, f in facts.items()}, _card_of(facts))
-    engine.set_changed(TEXT, {path: digests[path] for path in facts}, partial(_text, run.snapshot))
+    for path in engine.differing(CARD, {path: f.card[1] for path, f in facts.items()}):
+        card, digest = facts[path].card
+        engine.set(CARD, path, card, digest)
+    for path in engine.differing(TEXT, {path: digests[path] for path in facts}):
+        # what reads the text holds that alone, not the snapshot
+        engine.set_lazy(TEXT, path, digests[path], partial(_text, run.snapshot.reader(path)))
     set_pages(engine, facts, settings_of(run.config.duplicate_threshold))
     wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
     if not wanted:
@@ -36,15 +39,7 @@ def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -
     return run_rows(engine, wanted, enabled)
 
 
-def _card_of(facts: Mapping[str, Facts]) -> Callable[[str], Card]:
-    def card(path: str) -> Card:
-        return facts[path].card[0]
-
-    return card
-
-
-def _text(snapshot: Snapshot, path: str) -> str:
+def _text(read: Callable[[], bytes]) -> str:
     """The page's text as the parser reads it; a file changed since the scan raises
     (the check then scans again), so no value is made of other bytes than the digest's."""
-    read = snapshot.reader(path)
     return read().decode("utf-8-sig", errors="replace").replace("\r\n", "\n")

@@ -102,21 +102,15 @@ def test_a_lazy_input_is_loaded_only_when_read() -> None:
     assert loaded == ["a"]
 
 
-def test_setting_every_page_sets_and_loads_only_the_changed_ones() -> None:
+def test_the_keys_to_set_are_those_whose_digest_differs() -> None:
     texts = {"a": "A\nbody", "b": "B\nbody", "c": "C\nbody"}
     engine = _wiki(texts)
     engine.get(TITLES, WHOLE)
-    loaded: list[str] = []
-
-    def load(path: str) -> str:
-        loaded.append(path)
-        return texts[path]
-
-    texts["b"] = "Beta\nbody"
-    assert engine.set_changed(TEXT, dict(texts.items()), load) == 1  # a and c as set
-    assert loaded == []  # lazily: nothing read yet
-    assert engine.get(TITLES, WHOLE) == ("A", "Beta", "C")
-    assert loaded == ["b"]
+    texts["b"], texts["d"] = "Beta\nbody", "D\nbody"
+    assert engine.differing(TEXT, {path: text for path, text in texts.items()}) == ["b", "d"]
+    engine.set(TEXT, "b", texts["b"], texts["b"])
+    assert engine.differing(TEXT, texts) == ["d"]
+    assert engine.get(TITLES, WHOLE) == ("A", "Beta", "C")  # d is no page yet
     assert engine.made == {"titles": 2, "title": 4}
 
 
