@@ -67,3 +67,15 @@ def test_a_file_the_live_site_holds_as_it_is_is_linked_and_another_written(
     (staging / "a" / "other.html").write_text("<p>stale</p>")
     write_or_link(site, staging, "a/other.html", "<p>after!</p>")
     assert (staging / "a" / "other.html").read_text() == "<p>after!</p>"
+
+
+def test_a_link_in_the_live_site_is_not_carried_into_the_new_one(tmp_path: Path) -> None:
+    site, staging, elsewhere = tmp_path / "site", tmp_path / "staging", tmp_path / "elsewhere"
+    for folder in (site, staging, elsewhere):
+        folder.mkdir()
+    (elsewhere / "page.html").write_text("<p>same</p>")
+    (site / "page.html").symlink_to(elsewhere / "page.html")
+    write_or_link(site, staging, "page.html", "<p>same</p>")
+    written = staging / "page.html"
+    assert not written.is_symlink() and written.read_text() == "<p>same</p>"
+    assert written.stat().st_ino != (elsewhere / "page.html").stat().st_ino

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import stat
 import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -99,7 +100,9 @@ def write_or_link(site_dir: Path, staging: Path, relative: str, data: str | byte
     raw = data.encode("utf-8") if isinstance(data, str) else data
     live = os.path.join(site_dir, relative)
     try:
-        if os.stat(live).st_size == len(raw) and Path(live).read_bytes() == raw:
+        found = os.lstat(live)  # a file of the site's own: a link there is not followed
+        same_size = stat.S_ISREG(found.st_mode) and found.st_size == len(raw)
+        if same_size and Path(live).read_bytes() == raw:
             os.link(live, os.path.join(staging, relative), follow_symlinks=False)
             return
     except OSError:  # not there, another file there already, no hard links: written
