@@ -206,6 +206,8 @@ class Wiki:
         ahead what its first rebuild would otherwise make while the author waits."""
         _ = (self.by_stem, self.by_title, self.by_folder, self.by_folder_start)  # each made
         self._made("by_basic", self._by_basic)
+        if self.obsidian:
+            self._vault_files()
 
     def shared(self, name: str, make: Callable[[], _T]) -> _T:
         """``make()``, made once for this wiki and the wikis that share its indexes (valid
@@ -328,6 +330,12 @@ class Wiki:
             return Status.OK, joined, decoded_anchor
         return self._stat(joined), joined, decoded_anchor
 
+    def _vault_files(self) -> dict[str, Any]:
+        """A vault's files by name, read once for this wiki and those sharing them."""
+        if not self._files:
+            self._files.update(obsidian_links.vault_files(self.config.root, left_out(self.config)))
+        return self._files
+
     def _stat(self, path: str) -> Status:
         if path not in self._stats_seen:
             self._stats_seen[path] = stat_target(str(self.config.root), path)
@@ -380,9 +388,7 @@ class Wiki:
     def _resolve_file(self, reader: str, linkpath: str, anchor: str | None) -> Target:
         """A file that is not a page, by its name (an attachment, a canvas, a PDF). What the
         disk says of each file it may be, and of where a new one would go, is read."""
-        if not self._files:
-            self._files.update(obsidian_links.vault_files(self.config.root, left_out(self.config)))
-        found, watched = obsidian_links.choose_file(self._files, linkpath, reader)
+        found, watched = obsidian_links.choose_file(self._vault_files(), linkpath, reader)
         self._read(reader, *(f"{fact}:{path}" for path in watched for fact in ("path", "stat")))
         statuses = [self._stat(path) for path in watched]  # each kept, for the next check
         if found.path is None or statuses[-1] is not Status.OK:

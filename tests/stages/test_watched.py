@@ -11,6 +11,8 @@ import pytest
 from kbtool import obsidian_links
 from kbtool.config import load_config
 from kbtool.reuse.values import Reuse
+from kbtool.stages.pipeline import keep_warm
+from kbtool.stages.scan import scan
 from kbtool.stages.site import build_site
 from kbtool.stages.watched import Watched
 
@@ -159,3 +161,22 @@ def test_a_vault_walks_its_files_again_only_when_a_file_not_a_note_came(
     (tmp_path / "Other.md").unlink()  # a note gone: it may have been a folder of files
     _vault_save(tmp_path, kept, ["Other.md"])
     assert len(walks) == 3
+
+
+def test_a_session_reads_a_vaults_files_ahead_of_its_first_save(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "kbtool.toml").write_text(VAULT)
+    (tmp_path / "Note.md").write_text("# Note\n\n![[pic.png]]\n")
+    (tmp_path / "pic.png").write_bytes(b"\x89PNG")
+    build_site(load_config(tmp_path), jobs=1)
+    walks: list[str] = []
+    real = obsidian_links.files_by_name
+    monkeypatch.setattr(
+        obsidian_links, "files_by_name", lambda *a: walks.append("walk") or real(*a)
+    )
+    kept = Reuse()  # a new serve: the site was up to date, nothing was read
+    keep_warm(load_config(tmp_path), kept, scan(load_config(tmp_path)))
+    assert walks == ["walk"]  # ahead, while it serves
+    assert not _vault_save(tmp_path, kept, ["Note.md"])
+    assert walks == ["walk"]  # the first save walked nothing
