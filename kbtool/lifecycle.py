@@ -265,12 +265,26 @@ def signals_deferred() -> Iterator[None]:
 # -- what an interrupted command says -------------------------------------------------------
 
 _publications = 0
+#: told at once when a site is swapped in (serve tells the waiting browsers)
+_on_published: list[Callable[[], None]] = []
 
 
 def note_published() -> None:
     """Called when a new site has been swapped in."""
     global _publications
     _publications += 1
+    for listener in list(_on_published):
+        listener()
+
+
+@contextlib.contextmanager
+def telling_published(listener: Callable[[], None]) -> Iterator[None]:
+    """Call ``listener`` inside, as each new site is swapped in (before its build ends)."""
+    _on_published.append(listener)
+    try:
+        yield
+    finally:
+        _on_published.remove(listener)
 
 
 def publications() -> int:

@@ -37,7 +37,8 @@ _INJECT = f'<script src="{CLIENT_PATH}"></script>'.encode()
 
 
 class BuildVersion:
-    """A counter that waiting browsers watch: bumped after every published rebuild."""
+    """A counter that waiting browsers watch: bumped as each rebuild's site is swapped in, and
+    after a rebuild that published nothing but changed what the pages show (why it stopped)."""
 
     def __init__(self) -> None:
         self.value = 1

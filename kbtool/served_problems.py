@@ -17,6 +17,8 @@ from kbtool.render.urls import page_output
 
 #: blocking errors sent to the browser at most (the terminal and `kbtool check` have all)
 SHOWN = 50
+#: how long a page's request waits for the diagnostics of a build still ending
+_WAIT_SECONDS = 10.0
 
 
 def _entry(d: Diagnostic) -> dict[str, Any]:
@@ -35,9 +37,17 @@ class ServedProblems:
     the server's threads while a rebuild replaces them."""
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
         self._by_output: dict[str, list[dict[str, Any]]] = {}
         self._blocked: dict[str, Any] | None = None
+        #: a new site is served and its build's diagnostics are on their way
+        self._pending = False
+
+    def pend(self) -> None:
+        """A new site is swapped in before its build has ended: a page asking for its
+        diagnostics meanwhile waits for that build's (see :meth:`update`)."""
+        with self._lock:
+            self._pending = True
 
     def update(
         self, diagnostics: Sequence[Diagnostic], stopped: str | None, errors: Sequence[Diagnostic]
@@ -54,13 +64,17 @@ class ServedProblems:
         with self._lock:
             changed = (by_output, blocked) != (self._by_output, self._blocked)
             self._by_output, self._blocked = by_output, blocked
+            self._pending = False
+            self._lock.notify_all()
         return changed
 
-    def for_url(self, url_path: str) -> bytes:
-        """The JSON a page served at ``url_path`` shows: its diagnostics and the block."""
+    def for_url(self, url_path: str, wait: float = _WAIT_SECONDS) -> bytes:
+        """The JSON a page served at ``url_path`` shows: its diagnostics and the block (those
+        of the build whose site is served, waited for up to ``wait`` seconds)."""
         output = unquote(url_path).lstrip("/")
         if not output or output.endswith("/"):
             output += "index.html"
         with self._lock:
+            self._lock.wait_for(lambda: not self._pending, wait)
             mine, blocked = self._by_output.get(output, []), self._blocked
         return json.dumps({"diagnostics": mine, "blocked": blocked}, ensure_ascii=False).encode()

@@ -136,3 +136,12 @@ def test_workers_ignore_ctrl_c_and_do_not_keep_kbtools_handlers() -> None:
 
 def _handlers() -> tuple[object, object]:
     return signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)
+
+
+def test_a_listener_is_told_of_each_site_swapped_in_while_it_listens() -> None:
+    heard: list[int] = []
+    with lifecycle.telling_published(lambda: heard.append(lifecycle.publications())):
+        lifecycle.note_published()
+        lifecycle.note_published()
+    lifecycle.note_published()
+    assert len(heard) == 2 and heard[1] == heard[0] + 1

@@ -260,6 +260,15 @@ def test_after_a_save_serve_prints_what_it_changed(tmp_path: Path) -> None:
         assert any("wiki/b.md" in line and "KB111" in line for line in first)
         base = first[-1].split(" at ")[1].split()[0].rstrip("/")
         time.sleep(0.5)  # the watcher starts
+        before = int(get(base + "/__kbtool/wait?v=")[2])
+        reloaded: list[dict[str, object]] = []
+
+        def browser() -> None:  # reloads when told, then asks for the page's problems
+            get(f"{base}/__kbtool/wait?v={before}")
+            reloaded.append(json.loads(get(base + "/__kbtool/problems?page=/wiki/a.html")[2]))
+
+        waiting = threading.Thread(target=browser, daemon=True)
+        waiting.start()
         (root / "wiki" / "a.md").write_text(PAGE.format(summary='""', name="A"))
         saved = until(" changed: ")
         more = [saved[-1]]
@@ -274,6 +283,10 @@ def test_after_a_save_serve_prints_what_it_changed(tmp_path: Path) -> None:
         problems = json.loads(get(base + "/__kbtool/problems?page=/wiki/a.html")[2])
         assert [d["code"] for d in problems["diagnostics"]] == ["KB111"]
         assert problems["blocked"] is None
+        # Told once, at the swap: the reloaded page got the new build's problems, not the old.
+        waiting.join(timeout=10)
+        assert reloaded == [problems]
+        assert int(get(base + "/__kbtool/wait?v=")[2]) == before + 1
 
         (root / "wiki" / "a.md").write_text("---\ntype: [\n---\n# A\n")  # KB103: stops the site
         stopped = until(" changed: ")[-1]

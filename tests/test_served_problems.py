@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.served_problems import SHOWN, ServedProblems
@@ -43,3 +45,24 @@ def test_update_says_whether_what_is_shown_changed() -> None:
     assert problems.update([WARNING], None, [])
     assert not problems.update([WARNING], None, [])
     assert problems.update([WARNING], "not published", [])
+
+
+def test_a_page_asking_while_its_build_ends_waits_for_that_builds_diagnostics() -> None:
+    problems = ServedProblems()
+    problems.update([], None, [])
+    problems.pend()  # a new site is swapped in; its build still ends
+    later = threading.Timer(0.3, problems.update, ([WARNING], None, []))
+    started = time.monotonic()
+    later.start()
+    mine = json.loads(problems.for_url("/wiki/%E6%A6%82%E5%BF%B5/a.html"))
+    assert [d["code"] for d in mine["diagnostics"]] == ["KB111"]
+    assert time.monotonic() - started >= 0.25
+    started = time.monotonic()
+    problems.for_url("/")  # nothing pending: at once
+    assert time.monotonic() - started < 0.25
+
+
+def test_a_page_waits_no_longer_than_it_is_told() -> None:
+    problems = ServedProblems()
+    problems.pend()  # a build that never ends (it failed)
+    assert json.loads(problems.for_url("/", wait=0.1))["diagnostics"] == []

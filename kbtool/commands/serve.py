@@ -62,9 +62,13 @@ def run(args: argparse.Namespace) -> int:
     #: whether the last build rendered most of the site
     rendered_most = False
 
+    #: the browsers were told of this rebuild's site when it was swapped in (see tell)
+    told = False
+
     def rebuild(changed: set[str] | None = None) -> bool:
-        nonlocal config, rebuilding, watched, before, rendered_most
+        nonlocal config, rebuilding, watched, before, rendered_most, told
         rebuilding = lifecycle.publications()
+        told = False
         try:
             config = session.config = load_config(config.root)  # pyproject.toml may change
             seen = None
@@ -97,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         stopping = [d for d in report.diagnostics if d.severity == "error"]
         stopping += cell_failures(report.failed_cells)
         # A build that stopped is news too: the open page then shows why.
-        return problems.update(report.diagnostics, stopped, stopping) or report.published
+        news = problems.update(report.diagnostics, stopped, stopping)
+        # Told at the swap, the browsers reloaded then and their pages waited for these.
+        return not told and (news or report.published)
 
     rebuild()  # interrupted here, the command line says so
     # The site was up to date: nothing was read, so read it now. Or the build rendered most
@@ -112,6 +118,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"kbtool: cannot listen on 127.0.0.1:{args.port}: {error.strerror}", file=sys.stderr)
         return 1
     stop = threading.Event()
+
+    def tell() -> None:
+        """A new site is in place: the browsers reload now, not once its build has ended
+        (its record and traces written), and ask for its diagnostics, which wait for it."""
+        nonlocal told
+        problems.pend()
+        version.bump()
+        told = True
+
     try:
         port = server.server_address[1]
         print(f"serving {site_dir} at http://127.0.0.1:{port}/ (Ctrl-C to stop)", flush=True)
@@ -119,7 +134,8 @@ def run(args: argparse.Namespace) -> int:
         if watcher is None:
             stop.wait()
         else:
-            watch_and_rebuild(config, rebuild, version, stop, watcher)
+            with lifecycle.telling_published(tell):
+                watch_and_rebuild(config, rebuild, version, stop, watcher)
     except KeyboardInterrupt as interrupt:
         if rebuilding is None:
             return 0  # between rebuilds: stopping the server is how serve ends
