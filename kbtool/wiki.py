@@ -369,15 +369,14 @@ class Wiki:
 
     def _resolve_by_name(self, reader: str, linkpath: str, anchor: str | None) -> Target:
         """A note by its name and any folders before it, else another file by its name."""
-        stem = obsidian_links.note_name(linkpath)
-        self._read(reader, f"stem:{stem}")
+        named = self.pages_with_stem(reader, obsidian_links.note_name(linkpath))
         # Which note opens depends on the reader's folder alone, and on the pages' paths: the
         # choice is kept with the indexes (a session's saves share them while those hold).
         chosen: dict[tuple[str, str], obsidian_links.Choice] = self._made("note-chosen", dict)
         key = (posixpath.dirname(reader), linkpath)
         found = chosen.get(key)
         if found is None:
-            notes = [p.path for p in self.by_stem.get(stem, [])]
+            notes = [p.path for p in named]
             chosen[key] = found = obsidian_links.choose(linkpath, reader, notes, note=True)
         if found.path is None:
             return self._resolve_file(reader, linkpath, anchor)

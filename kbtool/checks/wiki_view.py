@@ -116,8 +116,8 @@ def card_digest(card: Card) -> str:
 
 def set_pages(engine: Engine, paths: Iterable[str], settings: Mapping[str, Any]) -> None:
     """Set the inputs of the checks of many pages but the cards and texts (the caller sets
-    those that are new or changed: :meth:`Engine.differing`): every page's path and the
-    settings. A page gone since the engine's last run reads as absent."""
+    those): every page's path and the settings. A page gone since the engine's last run
+    reads as absent."""
     before = engine.input_entry(PAGES, WHOLE)[1] or ()
     now = tuple(sorted(paths))
     engine.set(PAGES, WHOLE, now, "\n".join(now))

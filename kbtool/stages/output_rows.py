@@ -10,7 +10,6 @@ from kbtool.engine.persist import load
 from kbtool.render import output_rows
 from kbtool.render.context import SiteContext
 from kbtool.render.output_rows import LISTED, SITE, TYPE_LABEL, Content, SiteView
-from kbtool.render.site import Listing
 from kbtool.stages.planned import RowOutput
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -23,10 +22,10 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
     if store is not None:
         queries = [row.query for row in page_rows] + [row.query for row in site_rows]
         load(engine, store, queries)
-    shown = {path: _shown(listing) for path, listing in site.listings.items()}
-    digests = {path: "\x1f".join(values) for path, values in shown.items()}
-    for path in engine.differing(LISTED, digests):
-        engine.set(LISTED, path, shown[path], digests[path])
+    for path, listing in site.listings.items():
+        card = listing.card
+        shown = (card.title, card.type, card.summary, card.url)
+        engine.set(LISTED, path, shown, "\x1f".join(shown))
     engine.set(SITE, WHOLE, site.title, site.title)
     for name, label in site.config.type_labels.items():
         engine.set(TYPE_LABEL, name, label, label)
@@ -45,11 +44,6 @@ def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[
                 RowOutput(site_row.name, OUTPUT.key(digest), site_row.name, "", site_row.file)
             )
     return planned
-
-
-def _shown(listing: Listing) -> tuple[str, str, str, str]:
-    card = listing.card
-    return card.title, card.type, card.summary, card.url
 
 
 def row_content(engine: Engine, item: RowOutput) -> Content:

@@ -22,13 +22,12 @@ def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -
     page's."""
     engine = run.reuse.engine
     digests = run.snapshot.digests()
-    # Every page's card and text are the inputs of the build's output rows too. Only the
-    # new or changed are set: a session's check at each keystroke passes over the rest.
-    for path in engine.differing(CARD, {path: f.card[1] for path, f in facts.items()}):
-        card, digest = facts[path].card
-        engine.set(CARD, path, card, digest)
+    # Every page's card and text are the inputs of the build's output rows too. A card set
+    # again as it was starts no revision; a text's reader is made only for a new or changed
+    # text (it holds that reader alone, not the snapshot).
+    for path, f in facts.items():
+        engine.set(CARD, path, *f.card)
     for path in engine.differing(TEXT, {path: digests[path] for path in facts}):
-        # what reads the text holds that alone, not the snapshot
         engine.set_lazy(TEXT, path, digests[path], partial(_text, run.snapshot.reader(path)))
     set_pages(engine, facts, settings_of(run.config.duplicate_threshold))
     wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
