@@ -12,6 +12,7 @@ from kbtool.config import Config
 from kbtool.execute.results import PageResult
 from kbtool.render import urls
 from kbtool.render.changes import Change
+from kbtool.render.embeds import Shown
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
@@ -43,6 +44,9 @@ class SiteContext:
     #: each page that shows notes in place: the digest of what it shows with them, and the
     #: notes it shows (``stages/embeds.py``)
     embeds: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: the embeds of the pages to render, made already, by their key
+    #: (:func:`kbtool.render.embeds.embed_key`)
+    shown: Mapping[str, Shown] = field(default_factory=dict)
 
     def but(self, **changes: Any) -> SiteContext:
         """This context with ``changes`` to what it holds beside the settings and the

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html import escape
 
+from kbtool.diagnostics import Diagnostic
 from kbtool.render.markdown import PageBody
 
 #: how many embeds deep a page shows
@@ -24,16 +25,40 @@ _HEADING = re.compile(r"<h([1-6])[\s>]")
 
 
 @dataclass(frozen=True)
+class Shown:
+    """What one embed of a page shows, as its page's filler puts it in: the hole's text, then
+    the HTML it put aside (which the text's markers number); what it reports; the files its
+    parts link to; and the notes it shows, nested ones too."""
+
+    html: tuple[str, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    files: frozenset[str]
+    notes: tuple[str, ...] = ()
+
+
+def embed_key(path: str, index: int) -> str:
+    """The key of one embed of a page: its path and the number of its body's hole (a path
+    has no ``|``)."""
+    return f"{path}|{index}"
+
+
+@dataclass(frozen=True)
 class EmbedSource:
     """Where an embed finds what it shows of a note: the part of its body (:func:`cut`) an
-    anchor names, read when first asked for; None where there is no such note or part."""
+    anchor names, read when first asked for; None where there is no such note or part.
+    ``shown(index)``: the embed at the page's hole ``index`` made already, or None."""
 
     part_of: Callable[[str, str | None], PageBody | None]
+    shown: Callable[[int], Shown | None] = lambda index: None
 
     @classmethod
-    def of_bodies(cls, body_of: Callable[[str], PageBody | None]) -> EmbedSource:
+    def of_bodies(
+        cls,
+        body_of: Callable[[str], PageBody | None],
+        shown: Callable[[int], Shown | None] = lambda index: None,
+    ) -> EmbedSource:
         """The parts cut from the bodies ``body_of`` gives."""
-        return cls(lambda path, anchor: cut(body_of(path), anchor))
+        return cls(lambda path, anchor: cut(body_of(path), anchor), shown)
 
 
 def cut(body: PageBody | None, anchor: str | None) -> PageBody | None:

@@ -18,7 +18,7 @@ from kbtool.obsidian_links import subpath_parts
 from kbtool.parse.slugs import slugify
 from kbtool.render import urls
 from kbtool.render.cells import CellOutputs, render_outputs
-from kbtool.render.embeds import DEPTH, EmbedSource, framed, notice, without_ids
+from kbtool.render.embeds import DEPTH, EmbedSource, Shown, framed, notice, without_ids
 from kbtool.render.markdown import HOLE, Hole, PageBody
 from kbtool.render.sanitize import sanitize_html
 from kbtool.wiki import Status, Target, Wiki
@@ -80,6 +80,18 @@ class _Filler:
         if kind == "embed":
             return self._embed(hole[1], hole[2], hole[3], hole[4])
         return self._cell(int(hole[1]))
+
+    def fill_at(self, holes: tuple[Hole, ...], index: int) -> str:
+        """The page's own hole ``index``: an embed made already is taken as it was made."""
+        hole = holes[index]
+        shown = self.embeds.shown(index) if self.embeds and hole[0] == "embed" else None
+        if shown is None:
+            return self.fill(hole)
+        self.diagnostics += shown.diagnostics
+        self.files |= shown.files
+        text, *aside = shown.html
+        numbers = [self._put_aside(html) for html in aside]
+        return _EMBEDDED.sub(lambda m: numbers[int(m.group(1))], text)
 
     def _link(self, href: str, title: str) -> str:
         url = self._url(self._resolve(href, "link"))
@@ -263,7 +275,7 @@ def fill_body(
     """``body`` with every hole filled, sanitised whole if the page has raw HTML (but for
     what embeds show: made here, from pages that were sanitised by the same rule)."""
     filler = _Filler(page, urls.page_output(page.path), wiki, result, t, embeds=embeds)
-    html = HOLE.sub(lambda m: filler.fill(body.holes[int(m.group(1))]), body.html)
+    html = HOLE.sub(lambda m: filler.fill_at(body.holes, int(m.group(1))), body.html)
     if body.raw_html:
         html = sanitize_html(html)
     html = _put_back(html, filler.embedded)
@@ -279,8 +291,9 @@ def fill_body(
 
 def embed_shown(
     hole: Hole, page: Page, wiki: Wiki, t: Callable[..., str], embeds: EmbedSource
-) -> tuple[list[str], list[Diagnostic]]:
-    """What one embed of ``page`` shows (its HTML) and what it reports: a part of the page
-    that other notes' text makes, filled without the rest of its body."""
+) -> Shown:
+    """What one embed of ``page`` shows: a part of the page that other notes' text makes,
+    filled without the rest of its body."""
     filler = _Filler(page, urls.page_output(page.path), wiki, None, t, embeds=embeds)
-    return [filler.fill(hole), *filler.embedded], filler.diagnostics
+    text = filler.fill(hole)
+    return Shown((text, *filler.embedded), tuple(filler.diagnostics), frozenset(filler.files))

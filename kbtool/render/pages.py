@@ -17,7 +17,7 @@ from kbtool.model import Heading
 from kbtool.render import urls
 from kbtool.render.card import Ref
 from kbtool.render.context import SiteContext
-from kbtool.render.embeds import EmbedSource
+from kbtool.render.embeds import EmbedSource, embed_key
 from kbtool.render.fill import fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.templates import environment
@@ -100,7 +100,9 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     info = site.infos[path]
     output = urls.page_output(path)
     t = site.t
-    embeds = EmbedSource.of_bodies(site.bodies.get)
+    embeds = EmbedSource.of_bodies(
+        site.bodies.get, lambda index: site.shown.get(embed_key(path, index))
+    )
     body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t, embeds)
 
     def link(ref: Ref) -> str:

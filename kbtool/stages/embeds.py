@@ -2,21 +2,24 @@
 outputs to read another page's text, so that editing an embedded section renders again exactly
 the pages that show it.
 
-``embed(path|n)``, one embed of a note by a page (its body's hole n), reads the page (its file's
-digest), the site as the links show it (every listing's digest and the settings) and the part
-of every note it shows, nested ones too: each a recorded read. ``embed-part(path|anchor)`` is
-that part, cut from the note's body; its digest is of what the part shows. An ``embed``'s value
-is the digest of what the embed shows, and the notes it shows. ``embeds(path)`` reads the page
-and each of its embeds: the digest of them all, which a page's output key holds (the rest of
-its body is its own file's and the site's). An edit to an embedded note cuts its parts again;
-the parts it left as they were keep their digest (early cutoff), so the embeds that show them
-are not made again and their pages render nothing again.
+``embed-shown(path|n)``, one embed of a note by a page (its body's hole n), reads the page (its
+file's digest), the site as the links show it (every listing's digest and the settings) and
+the part of every note it shows, nested ones too: each a recorded read. ``embed-part(path|
+anchor)`` is that part, cut from the note's body; its digest is of what the part shows. An
+``embed-shown``'s value is what the embed shows (its HTML, what it reports, the files and notes
+it shows), which the page's render takes as it is; it is held in memory only, its trace
+stored. ``embeds(path)`` reads the page and each of its embeds: the digest of them all, which a
+page's output key holds (the rest of its body is its own file's and the site's), and the notes
+they show. An edit to an embedded note cuts its parts again; the parts it left as they were
+keep their digest (early cutoff), so the embeds that show them are not made again and their
+pages render nothing again.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -25,7 +28,7 @@ from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.parse.embeds import names_a_note
 from kbtool.render.context import SiteContext
-from kbtool.render.embeds import EmbedSource, cut
+from kbtool.render.embeds import EmbedSource, Shown, cut, embed_key
 from kbtool.render.fill import embed_shown
 from kbtool.render.markdown import PageBody
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -48,39 +51,45 @@ def _embeds(reads: Reads, path: str) -> Embeds:
     if body is None:
         return "", ()
     digest = hashlib.blake2b(digest_size=16)
-    shown: list[str] = []
+    notes: list[str] = []
     for index, hole in enumerate(body.holes):
         if hole[0] == "embed" and names_a_note(hole[1]):
-            part, notes = reads.get(EMBED, f"{path}{_AT}{index}")
-            digest.update(part.encode() + b"\x00")
-            shown += notes
-    return digest.hexdigest(), tuple(dict.fromkeys(shown))
+            shown = reads.get(SHOWN, embed_key(path, index))
+            digest.update(_shown_digest(shown).encode() + b"\x00")
+            notes += shown.notes if shown is not None else ()
+    return digest.hexdigest(), tuple(dict.fromkeys(notes))
 
 
-#: between a page's path and the number of one of its body's holes, in an embed's key
+#: between a note's path and an anchor, in a part's key
 _AT = "|"
 
 
-def _embed(reads: Reads, key: str) -> Embeds:
+def _shown(reads: Reads, key: str) -> Shown | None:
     """One embed of a page (``path|n``: its body's hole n): what it shows and reports, and
     the notes it shows, nested ones too."""
     path, _, index = key.rpartition(_AT)
     page, body = reads.input(PAGE, path), reads.input(BODY, path)
     site = reads.input(SITE, WHOLE)
     if page is None or body is None or site is None or int(index) >= len(body.holes):
-        return "", ()
-    shown: list[str] = []
+        return None
+    notes: list[str] = []
 
     def part_of(other: str, anchor: str | None) -> PageBody | None:
-        shown.append(other)
+        notes.append(other)
         return reads.get(PART, f"{other}{_AT}{anchor or ''}")
 
     hole = body.holes[int(index)]
-    html, found = embed_shown(hole, page, site.wiki, site.t, EmbedSource(part_of))
+    shown = embed_shown(hole, page, site.wiki, site.t, EmbedSource(part_of))
+    return replace(shown, notes=tuple(dict.fromkeys(notes)))
+
+
+def _shown_digest(shown: Shown | None) -> str:
+    if shown is None:
+        return ""
     digest = hashlib.blake2b(digest_size=16)
-    for part in [*html, *(repr(d) for d in found)]:
+    for part in [*shown.html, *(repr(d) for d in shown.diagnostics), *shown.notes]:
         digest.update(part.encode("utf-8", "surrogatepass") + b"\x00")
-    return digest.hexdigest(), tuple(dict.fromkeys(shown))
+    return digest.hexdigest()
 
 
 def _part(reads: Reads, key: str) -> PageBody | None:
@@ -102,7 +111,8 @@ def _decode(value: Any) -> Embeds:
 
 
 PART: Query[PageBody | None] = Query("embed-part", _part, digest=_part_digest)
-EMBED: Query[Embeds] = Query("embed", _embed, Stored(list, _decode))
+#: held in memory only (its trace is stored): the render of the page takes it from there
+SHOWN: Query[Shown | None] = Query("embed-shown", _shown, digest=_shown_digest)
 EMBEDS: Query[Embeds] = Query("embeds", _embeds, Stored(list, _decode))
 
 
@@ -113,7 +123,7 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         return {}
     engine = run.reuse.engine
     if run.use_store:
-        load(engine, run.store, [EMBEDS, EMBED, PART])
+        load(engine, run.store, [EMBEDS, SHOWN, PART])
     digests = run.snapshot.digests()
     engine.set(SITE, WHOLE, site, f"{listed}.{site.common_key()!r}")
     current = _current(engine, run, loaded)
@@ -127,10 +137,26 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
     found = engine.get_all(EMBEDS, site.wiki.pages)
     if not current.keeps(site.wiki.pages):  # pages went since: their values forgotten
         engine.retain(EMBEDS, site.wiki.pages)
-        for query in (EMBED, PART):  # keyed ``path|…``
+        for query in (SHOWN, PART):  # keyed ``path|…``
             engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
         current.kept = set(site.wiki.pages)
     return {path: value for path, value in found.items() if value[0]}
+
+
+def shown_embeds(
+    run: Run, site: SiteContext, bodies: Mapping[str, PageBody], paths: Sequence[str]
+) -> dict[str, Shown]:
+    """The embeds of the pages ``paths`` (their bodies in ``bodies``), by key: made when
+    :func:`embedded` verified them (a session holds them), else made now."""
+    keys = [
+        embed_key(path, index)
+        for path in paths
+        if path in site.embeds
+        for index, hole in enumerate(bodies[path].holes)
+        if hole[0] == "embed" and names_a_note(hole[1])
+    ]
+    found = run.reuse.engine.get_all(SHOWN, keys)
+    return {key: shown for key, shown in found.items() if shown is not None}
 
 
 class _Current:

@@ -14,6 +14,7 @@ from kbtool.render.graphpage import graph_communities, graph_layout, graph_scrip
 from kbtool.render.pages import Rendered, render_page
 from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
+from kbtool.stages.embeds import shown_embeds
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
 from kbtool.stages.output_rows import row_content
@@ -78,7 +79,7 @@ def stage(
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
     shown = [p for path in paths if path in site.embeds for p in site.embeds[path][1]]
     bodies = fetch_bodies(run, loaded, list(dict.fromkeys(paths + shown)))
-    site = site.but(bodies=bodies, infos=infos)
+    site = site.but(bodies=bodies, infos=infos, shown=shown_embeds(run, site, bodies, paths))
     run.clock.lap("reuse")
     from kbtool.progress import Progress
 

@@ -11,7 +11,7 @@ import pytest
 
 from kbtool.config import load_config
 from kbtool.session import Session
-from kbtool.stages.embeds import EMBED, EMBEDS, PART
+from kbtool.stages.embeds import EMBEDS, PART, SHOWN
 from tests.stages.test_build_incremental import (
     _killed_build,
     assert_same,
@@ -175,7 +175,7 @@ def test_an_edit_to_the_embedded_section_renders_exactly_the_pages_that_show_it(
         # The part of B that A shows cut again and found the same: A's embed of it is not
         # made again, nor A's embeds (B's are, by its edit)
         now = kept.reuse.engine.made
-        assert [now[q.name] - made[q.name] for q in (PART, EMBED, EMBEDS)] == [1, 0, 1]
+        assert [now[q.name] - made[q.name] for q in (PART, SHOWN, EMBEDS)] == [1, 0, 1]
     (root / "B.md").write_text("# B\n\n## One\n\nFirst, edited.\n\n## Two\n\nSecond, edited.\n")
     assert build(root, kept)
     assert "Second, edited." in (root / "site/A.html").read_text()
