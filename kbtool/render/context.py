@@ -3,7 +3,7 @@ results, UI strings, and the variables every template gets."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
@@ -19,6 +19,17 @@ from kbtool.render.nav import NARROW, WIDE, inline_count
 from kbtool.render.site import Listing, PageInfo
 from kbtool.render.vault import home_note, is_vault
 from kbtool.wiki import Wiki
+
+#: a page's HTML before and after its body
+Frame = tuple[str, str]
+#: ``frames(page, made_of, make)``: the page's frame, held while made of what equals
+#: ``made_of``, else ``make()``; None: the page is rendered whole
+Frames = Callable[[str, Hashable, Callable[[], Frame | None]], Frame | None]
+
+
+def _made_now(path: str, made_of: Hashable, make: Callable[[], Frame | None]) -> Frame | None:
+    return make()
+
 
 #: what a context makes of its settings and listings alone (its cached properties)
 _MADE_OF_BOTH = frozenset(
@@ -47,6 +58,8 @@ class SiteContext:
     #: the embeds of the pages to render, made already, by their key
     #: (:func:`kbtool.render.embeds.embed_key`)
     shown: Mapping[str, Shown] = field(default_factory=dict)
+    #: where the pages rendered now take their frames from (by default, made for each)
+    frames: Frames = _made_now
 
     def but(self, **changes: Any) -> SiteContext:
         """This context with ``changes`` to what it holds beside the settings and the

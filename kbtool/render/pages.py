@@ -16,9 +16,9 @@ from kbtool.execute.results import PageResult, to_dict
 from kbtool.model import Heading
 from kbtool.render import urls
 from kbtool.render.card import Ref
-from kbtool.render.context import SiteContext
+from kbtool.render.context import Frame, SiteContext
 from kbtool.render.embeds import EmbedSource, embed_key
-from kbtool.render.fill import fill_body
+from kbtool.render.fill import RenderedBody, fill_body
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.templates import environment
 from kbtool.render.vault import folder_output
@@ -97,13 +97,59 @@ def folder_trail(output: str, path: str, root: str) -> list[tuple[str, str]]:
 
 def render_page(site: SiteContext, path: str) -> Rendered:
     page = site.wiki.pages[path]
-    info = site.infos[path]
     output = urls.page_output(path)
-    t = site.t
     embeds = EmbedSource.of_bodies(
         site.bodies.get, lambda index: site.shown.get(embed_key(path, index))
     )
-    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), t, embeds)
+    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), site.t, embeds)
+    # What the page shows around its body reads of the body only whether it has headings
+    # and diagrams (the scripts it loads): so made, the frame is kept for a page rendered
+    # again because only what it embeds changed.
+    shows = ("</h" in body.html, "mermaid-source" in body.html)
+    made_of = (*page_key_parts(site, path, page.digest)[:-1], *shows)
+    frame = site.frames(path, made_of, lambda: _frame(site, path, body, shows))
+    if frame is None:
+        html = _page_html(site, path, body, shows, body.html)
+    else:
+        html = frame[0] + body.html + frame[1]
+    files: dict[str, str | bytes] = {output: html}
+    if path == site.home_note and "/" not in path:  # the same depth: the same HTML
+        files[urls.HOME] = html
+    for digest, svg in body.figures.items():
+        files[urls.figure_output(digest)] = svg
+    files.update(body.images)
+    # The page's Markdown beside its HTML (for readers and tools that want the source: the
+    # llms.txt convention links these); its key holds the file's digest already.
+    with contextlib.suppress(OSError):
+        files[path] = (site.config.root / path).read_bytes()
+    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))
+
+
+#: where the body goes in a page's frame (a character of Unicode's private use area: a frame
+#: that holds it elsewhere, from a title, is not split)
+_BODY = "\ue002"
+
+
+def _frame(
+    site: SiteContext, path: str, body: RenderedBody, shows: tuple[bool, bool]
+) -> Frame | None:
+    """The page's HTML before and after its body: the template rendered around a mark (None
+    where the page's own text holds the mark)."""
+    html = _page_html(site, path, body, shows, _BODY)
+    if html.count(_BODY) != 1:
+        return None
+    before, _, after = html.partition(_BODY)
+    return before, after
+
+
+def _page_html(
+    site: SiteContext, path: str, body: RenderedBody, shows: tuple[bool, bool], shown: str
+) -> str:
+    """The page's template rendered with ``shown`` for its body."""
+    page = site.wiki.pages[path]
+    info = site.infos[path]
+    output = urls.page_output(path)
+    t = site.t
 
     def link(ref: Ref) -> str:
         return urls.href(output, ref.output)
@@ -129,7 +175,9 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         description=info.summary,
         info=info,
         title_id=body.title_id,
-        body=Markup(body.html),
+        body=Markup(shown),
+        has_headings=shows[0],
+        has_diagrams=shows[1],
         toc=bool(toc),
         toc_list=Markup(toc),
         related=related,
@@ -143,15 +191,4 @@ def render_page(site: SiteContext, path: str) -> Rendered:
         graph_focus=quote(path, safe="/"),
         trail=folder_trail(output, path, t("folders")) if site.vault else [],
     )
-    html = environment().get_template("page.html").render(variables)
-    files: dict[str, str | bytes] = {output: html}
-    if path == site.home_note and "/" not in path:  # the same depth: the same HTML
-        files[urls.HOME] = html
-    for digest, svg in body.figures.items():
-        files[urls.figure_output(digest)] = svg
-    files.update(body.images)
-    # The page's Markdown beside its HTML (for readers and tools that want the source: the
-    # llms.txt convention links these); its key holds the file's digest already.
-    with contextlib.suppress(OSError):
-        files[path] = (site.config.root / path).read_bytes()
-    return Rendered(files, tuple(body.diagnostics), tuple(sorted(body.files)))
+    return environment().get_template("page.html").render(variables)

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 
-from kbtool.render.context import SiteContext
+from kbtool.render.context import Frame, SiteContext
 from kbtool.render.graphpage import graph_communities, graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
 from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
+from kbtool.reuse.values import Reuse
 from kbtool.stages.embeds import shown_embeds
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -31,6 +33,7 @@ from kbtool.stages.planned import (
 )
 from kbtool.stages.publish.published import Published, same, stat_signature
 from kbtool.stages.publish.staging import reuse_file, write_file, write_or_link
+from kbtool.stages.reused import FRAMES
 from kbtool.stages.run import Run
 from kbtool.stages.workers import chunked
 
@@ -159,6 +162,12 @@ def _render_other(
     return Rendered({item.name: ""})
 
 
+def _held_frame(
+    reuse: Reuse, path: str, made_of: Hashable, make: Callable[[], Frame | None]
+) -> Frame | None:
+    return reuse.made(FRAMES, path, made_of, lambda _, __: make())
+
+
 def _record(site: SiteContext, item: Planned, rendered: Rendered) -> Published:
     root = site.config.root
     copies = {path: stat_signature(root / path) for path in rendered.copies}
@@ -190,7 +199,11 @@ def _render(
         done = run.workers.map(_render_pages, (site, staging), chunks, meanwhile=render_others)
     else:
         render_others()
-        done = iter([_render_pages((site, staging), paths)])
+        # Rendered here, the pages' frames are held for the next build (a save that edits
+        # what they embed renders them again): those of the pages rendered last, no more.
+        frames = partial(_held_frame, run.reuse)
+        done = iter([_render_pages((site.but(frames=frames), staging), paths)])
+        run.reuse.keep_only(FRAMES, {path for _, path in paths})
     for chunk in done:
         for made, rendered in chunk:
             records[by_item[made].name] = _record(site, by_item[made], rendered)

@@ -14,8 +14,11 @@ from kbtool.model import Page
 from kbtool.reuse.values import Reusable
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from kbtool.render.card import Ref
     from kbtool.render.changes import Change
+    from kbtool.render.context import Frame
     from kbtool.render.markdown import PageBody
     from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo
@@ -93,6 +96,11 @@ SIMILAR_LISTS: Reusable[str, dict[str, tuple[str, ...]]] = Reusable(
 OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
     "page outputs",
     "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
+)
+FRAMES: Reusable[Hashable, Frame | None] = Reusable(
+    "page frames",
+    "what the page's key is made of but its embeds, whether its body has headings and"
+    " diagrams: its HTML around its body, of the pages a session rendered last",
 )
 PREVIEWS: Reusable[tuple[str, bytes], Planned] = Reusable(
     "previews", "the file's digest, the settings"

@@ -189,3 +189,49 @@ def test_a_note_that_shows_itself_is_a_diagnostic_not_a_hang(tmp_path: Path, run
     result = run_kbtool("-C", root, "build")
     assert "C.md:3:1: KB503" in result.out + result.err
     assert "D.md:3:1: KB503" in result.out + result.err
+
+
+def test_a_page_rendered_again_for_its_embed_alone_keeps_its_frame(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a session, a page whose only change is what it embeds is its new body in the frame
+    it was rendered in (its template is not rendered again), and is what a clean build
+    writes; the edited page is rendered whole."""
+    import kbtool.render.pages as pages
+
+    root = _vault(tmp_path / "vault")
+    kept = Session(load_config(root))
+    assert build(root, kept)
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, edited.\n")
+    assert build(root, kept)  # A rendered here: its frame is held from now on
+    whole: list[str] = []
+    real = pages._page_html
+    monkeypatch.setattr(
+        pages, "_page_html", lambda site, path, *rest: whole.append(path) or real(site, path, *rest)
+    )
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, again.\n")
+    assert build(root, kept)
+    assert whole == ["B.md"]
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
+        (clean / note).write_bytes((root / note).read_bytes())
+    assert build(clean)
+    shown = (root / "site/A.html").read_text()
+    assert "Second, again." in shown
+    assert shown == (clean / "site/A.html").read_text()
+
+
+def test_a_page_whose_text_holds_the_frame_mark_is_rendered_whole(tmp_path: Path) -> None:
+    """The mark a frame is split at, in what the page shows around its body (its summary),
+    does not split it there."""
+    root = _vault(tmp_path / "vault")
+    summary = "---\nsummary: Sum \ue002 mary\n---\n"
+    (root / "A.md").write_text(f"{summary}# A\n\nIntro.\n\n![[B#Two]]\n")
+    kept = Session(load_config(root))
+    assert build(root, kept)
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, edited.\n")
+    assert build(root, kept)
+    shown = (root / "site/A.html").read_text()
+    assert shown.count("Second, edited.") == 1 and shown.count("Intro.") == 1
+    assert shown.count("Sum \ue002 mary") == shown.count("Sum") >= 1
