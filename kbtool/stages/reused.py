@@ -143,6 +143,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     LISTED,
     SIMILAR_LISTS,
     OUTPUTS,
+    FRAMES,
     PREVIEWS,
     PLAN_INPUTS,
     SITE_RECORD,
