@@ -12,7 +12,7 @@ from kbtool.config import Config
 from kbtool.execute.results import PageResult
 from kbtool.render import urls
 from kbtool.render.changes import Change
-from kbtool.render.embeds import Shown
+from kbtool.render.embeds import PageEmbeds, Shown
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
@@ -52,9 +52,8 @@ class SiteContext:
     similar: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     #: the recent changes, newest first (:mod:`kbtool.render.changes`)
     changes: tuple[Change, ...] = ()
-    #: each page that shows notes in place: the digest of what it shows with them, and the
-    #: notes it shows (``stages/embeds.py``)
-    embeds: Mapping[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
+    #: each page that shows notes in place: what its embeds show (``stages/embeds.py``)
+    embeds: Mapping[str, PageEmbeds] = field(default_factory=dict)
     #: the embeds of the pages to render, made already, by their key
     #: (:func:`kbtool.render.embeds.embed_key`)
     shown: Mapping[str, Shown] = field(default_factory=dict)

@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from html import escape
+from typing import NamedTuple
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.render.markdown import PageBody
@@ -34,6 +35,15 @@ class Shown:
     diagnostics: tuple[Diagnostic, ...]
     files: frozenset[str]
     notes: tuple[str, ...] = ()
+
+
+class PageEmbeds(NamedTuple):
+    """What a page's embeds of notes show, for its key: the digest of them all, the notes
+    they show (nested ones too), and the numbers of the body's holes that embed a note."""
+
+    digest: str
+    notes: tuple[str, ...]
+    holes: tuple[int, ...]
 
 
 def embed_key(path: str, index: int) -> str:

@@ -61,7 +61,7 @@ def page_key_parts(site: SiteContext, path: str, digest: str) -> PageKeyParts:
     objects of the last build while unchanged."""
     info, results = site.listings[path].info_digest, result_digest(site.results.get(path))
     similar = tuple(site.listings[other].card.ref for other in site.similar.get(path, ()))
-    embeds = site.embeds[path][0] if path in site.embeds else ""
+    embeds = site.embeds[path].digest if path in site.embeds else ""
     return (site.common_key_bytes, digest, info, results, similar, embeds)
 
 

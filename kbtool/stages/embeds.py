@@ -9,10 +9,10 @@ anchor)`` is that part, cut from the note's body; its digest is of what the part
 ``embed-shown``'s value is what the embed shows (its HTML, what it reports, the files and notes
 it shows), which the page's render takes as it is; it is held in memory only, its trace
 stored. ``embeds(path)`` reads the page and each of its embeds: the digest of them all, which a
-page's output key holds (the rest of its body is its own file's and the site's), and the notes
-they show. An edit to an embedded note cuts its parts again; the parts it left as they were
-keep their digest (early cutoff), so the embeds that show them are not made again and their
-pages render nothing again.
+page's output key holds (the rest of its body is its own file's and the site's), the notes
+they show, and which holes they are (the render asks for those). An edit to an embedded note
+cuts its parts again; the parts it left as they were keep their digest (early cutoff), so the
+embeds that show them are not made again and their pages render nothing again.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from kbtool.engine.persist import load
 from kbtool.model import Page
 from kbtool.parse.embeds import names_a_note
 from kbtool.render.context import SiteContext
-from kbtool.render.embeds import EmbedSource, Shown, cut, embed_key
+from kbtool.render.embeds import EmbedSource, PageEmbeds, Shown, cut, embed_key
 from kbtool.render.fill import embed_shown
 from kbtool.render.markdown import PageBody
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -41,23 +41,20 @@ BODY: Input[PageBody] = Input("body")
 #: the site as links show other pages, its digest every listing's and the settings'
 SITE: Input[SiteContext] = Input("site")
 
-#: (digest of what the page shows with its embeds filled in, the notes they show)
-Embeds = tuple[str, tuple[str, ...]]
 
-
-def _embeds(reads: Reads, path: str) -> Embeds:
+def _embeds(reads: Reads, path: str) -> PageEmbeds:
     page = reads.input(PAGE, path)
     body = reads.input(BODY, path) if page is not None and page.embeds else None
     if body is None:
-        return "", ()
+        return PageEmbeds("", (), ())
     digest = hashlib.blake2b(digest_size=16)
     notes: list[str] = []
-    for index, hole in enumerate(body.holes):
-        if hole[0] == "embed" and names_a_note(hole[1]):
-            shown = reads.get(SHOWN, embed_key(path, index))
-            digest.update(_shown_digest(shown).encode() + b"\x00")
-            notes += shown.notes if shown is not None else ()
-    return digest.hexdigest(), tuple(dict.fromkeys(notes))
+    holes = [i for i, hole in enumerate(body.holes) if hole[0] == "embed" and names_a_note(hole[1])]
+    for index in holes:
+        shown = reads.get(SHOWN, embed_key(path, index))
+        digest.update(_shown_digest(shown).encode() + b"\x00")
+        notes += shown.notes if shown is not None else ()
+    return PageEmbeds(digest.hexdigest(), tuple(dict.fromkeys(notes)), tuple(holes))
 
 
 #: between a note's path and an anchor, in a part's key
@@ -105,18 +102,18 @@ def _part_digest(part: PageBody | None) -> str:
     return "" if part is None else digest_of_repr((part.html, part.holes_shown(), part.raw_html))
 
 
-def _decode(value: Any) -> Embeds:
-    digest, shown = value
-    return str(digest), tuple(str(path) for path in shown)
+def _decode(value: Any) -> PageEmbeds:
+    digest, notes, holes = value
+    return PageEmbeds(str(digest), tuple(map(str, notes)), tuple(map(int, holes)))
 
 
 PART: Query[PageBody | None] = Query("embed-part", _part, digest=_part_digest)
 #: held in memory only (its trace is stored): the render of the page takes it from there
 SHOWN: Query[Shown | None] = Query("embed-shown", _shown, digest=_shown_digest)
-EMBEDS: Query[Embeds] = Query("embeds", _embeds, Stored(list, _decode))
+EMBEDS: Query[PageEmbeds] = Query("embeds", _embeds, Stored(list, _decode))
 
 
-def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[str, Embeds]:
+def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[str, PageEmbeds]:
     """Each page that embeds notes: the digest of what it shows, and the notes it shows.
     (Only Obsidian's flavor has embeds: elsewhere ``![[x]]`` is an image's ``!`` and a link.)"""
     if site.config.flavor != "obsidian":
@@ -140,20 +137,17 @@ def embedded(run: Run, loaded: Loaded, site: SiteContext, listed: str) -> dict[s
         for query in (SHOWN, PART):  # keyed ``path|…``
             engine.retain_where(query, lambda key: key.rpartition(_AT)[0] in site.wiki.pages)
         current.kept = set(site.wiki.pages)
-    return {path: value for path, value in found.items() if value[0]}
+    return {path: value for path, value in found.items() if value.digest}
 
 
-def shown_embeds(
-    run: Run, site: SiteContext, bodies: Mapping[str, PageBody], paths: Sequence[str]
-) -> dict[str, Shown]:
-    """The embeds of the pages ``paths`` (their bodies in ``bodies``), by key: made when
-    :func:`embedded` verified them (a session holds them), else made now."""
+def shown_embeds(run: Run, site: SiteContext, paths: Sequence[str]) -> dict[str, Shown]:
+    """The embeds of the pages ``paths``, by key: made when :func:`embedded` verified them (a
+    session holds them), else made now."""
     keys = [
         embed_key(path, index)
         for path in paths
         if path in site.embeds
-        for index, hole in enumerate(bodies[path].holes)
-        if hole[0] == "embed" and names_a_note(hole[1])
+        for index in site.embeds[path].holes
     ]
     found = run.reuse.engine.get_all(SHOWN, keys)
     return {key: shown for key, shown in found.items() if shown is not None}

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from kbtool.render.context import SiteContext
+from kbtool.render.embeds import PageEmbeds
 from kbtool.render.pages import result_digest
 from kbtool.render.site import Listing
 
@@ -30,7 +31,7 @@ class PlanInputs:
     results: dict[str, str]
     similar: Mapping[str, tuple[str, ...]]
     #: what the notes each page embeds show (``stages/embeds.py``), for the pages with embeds
-    embeds: Mapping[str, tuple[str, tuple[str, ...]]]
+    embeds: Mapping[str, PageEmbeds]
 
     @classmethod
     def of(cls, site: SiteContext, digests: Mapping[str, str]) -> PlanInputs:

@@ -80,9 +80,9 @@ def stage(
     # they show in place too.
     loaded.pages.load(paths)
     infos = site.infos.load(paths) if isinstance(site.infos, Lazy) else site.infos
-    shown = [p for path in paths if path in site.embeds for p in site.embeds[path][1]]
+    shown = [p for path in paths if path in site.embeds for p in site.embeds[path].notes]
     bodies = fetch_bodies(run, loaded, list(dict.fromkeys(paths + shown)))
-    site = site.but(bodies=bodies, infos=infos, shown=shown_embeds(run, site, bodies, paths))
+    site = site.but(bodies=bodies, infos=infos, shown=shown_embeds(run, site, paths))
     run.clock.lap("reuse")
     from kbtool.progress import Progress
 
