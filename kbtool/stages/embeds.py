@@ -57,7 +57,8 @@ def _embeds(reads: Reads, path: str) -> PageEmbeds:
     return PageEmbeds(digest.hexdigest(), tuple(dict.fromkeys(notes)), tuple(holes))
 
 
-#: between a note's path and an anchor, in a part's key
+#: between a note's path and what follows it in a key: an anchor (a part's), the number of a
+#: hole (an embed's, :func:`~kbtool.render.embeds.embed_key`)
 _AT = "|"
 
 
