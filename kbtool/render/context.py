@@ -26,11 +26,6 @@ Frame = tuple[str, str]
 #: ``made_of``, else ``make()``; None: the page is rendered whole
 Frames = Callable[[str, Hashable, Callable[[], Frame | None]], Frame | None]
 
-
-def _made_now(path: str, made_of: Hashable, make: Callable[[], Frame | None]) -> Frame | None:
-    return make()
-
-
 #: what a context makes of its settings and listings alone (its cached properties)
 _MADE_OF_BOTH = frozenset(
     ("vault", "home_note", "_nav_type_names", "nav_inline", "_common_key", "common_key_bytes")
@@ -57,8 +52,8 @@ class SiteContext:
     #: the embeds of the pages to render, made already, by their key
     #: (:func:`kbtool.render.embeds.embed_key`)
     shown: Mapping[str, Shown] = field(default_factory=dict)
-    #: where the pages rendered now take their frames from (by default, made for each)
-    frames: Frames = _made_now
+    #: where the pages rendered now keep their frames (None: each page rendered whole)
+    frames: Frames | None = None
 
     def but(self, **changes: Any) -> SiteContext:
         """This context with ``changes`` to what it holds beside the settings and the

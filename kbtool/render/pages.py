@@ -106,8 +106,10 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     # and diagrams (the scripts it loads): so made, the frame is kept for a page rendered
     # again because only what it embeds changed.
     shows = ("</h" in body.html, "mermaid-source" in body.html)
-    made_of = (*page_key_parts(site, path, page.digest)[:-1], *shows)
-    frame = site.frames(path, made_of, lambda: _frame(site, path, body, shows))
+    frame = None
+    if site.frames is not None:
+        made_of = (*page_key_parts(site, path, page.digest)[:-1], *shows)
+        frame = site.frames(path, made_of, lambda: _frame(site, path, body, shows))
     if frame is None:
         html = _page_html(site, path, body, shows, body.html)
     else:

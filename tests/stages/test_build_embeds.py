@@ -196,7 +196,7 @@ def test_a_page_rendered_again_for_its_embed_alone_keeps_its_frame(
 ) -> None:
     """In a session, a page whose only change is what it embeds is its new body in the frame
     it was rendered in (its template is not rendered again), and is what a clean build
-    writes; the edited page is rendered whole."""
+    rendering it whole writes; the edited page is rendered whole."""
     import kbtool.render.pages as pages
 
     root = _vault(tmp_path / "vault")
@@ -212,6 +212,8 @@ def test_a_page_rendered_again_for_its_embed_alone_keeps_its_frame(
     (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, again.\n")
     assert build(root, kept)
     assert whole == ["B.md"]
+    # The clean build renders every page whole: the frame and the body are that page.
+    monkeypatch.setattr(pages, "_frame", lambda *_: None)
     clean = tmp_path / "clean"
     clean.mkdir()
     for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
