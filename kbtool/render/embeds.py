@@ -63,11 +63,10 @@ class EmbedSource:
 
     @classmethod
     def of_bodies(
-        cls,
-        body_of: Callable[[str], PageBody | None],
-        shown: Callable[[int], Shown | None] = lambda index: None,
+        cls, body_of: Callable[[str], PageBody | None], shown: Callable[[int], Shown | None]
     ) -> EmbedSource:
-        """The parts cut from the bodies ``body_of`` gives."""
+        """The parts cut from the bodies ``body_of`` gives, the embeds made already from
+        ``shown``."""
         return cls(lambda path, anchor: cut(body_of(path), anchor), shown)
 
 
