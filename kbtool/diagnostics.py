@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from kbtool.codes import Level
 from kbtool.config import Config
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Diagnostic:
+class Diagnostic(NamedTuple):
+    """What a check found, where. A tuple: a run makes, stores and reads back thousands (a
+    tuple is made in C, and JSON writes it as the array :meth:`row` is)."""
+
     path: str
     line: int
     col: int
@@ -28,7 +30,7 @@ class Diagnostic:
     def row(self) -> list[Any]:
         """The one encoding of a diagnostic in the store and between processes: its fields
         in order, as JSON takes them (no deep copy: thousands of rows)."""
-        return [self.path, self.line, self.col, self.code, self.severity, self.message, self.fix]
+        return list(self)
 
     @classmethod
     def from_row(cls, row: Sequence[Any]) -> Diagnostic:

@@ -12,7 +12,7 @@ from kbtool.report.view import Report
 
 def format_json(report: Report) -> str:
     data: dict[str, Any] = {
-        "diagnostics": [asdict(d) for d in report.diagnostics],
+        "diagnostics": [d._asdict() for d in report.diagnostics],
         "summary": asdict(report.summary),
     }
     if report.statistics:

@@ -49,7 +49,8 @@ def last_check(run: Run, key: str) -> list[Diagnostic] | None:
 
 
 def remember_check(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]) -> None:
-    _remember(run, _CHECK, key, wiki, {"diagnostics": [d.row() for d in diagnostics]})
+    # A diagnostic is a tuple: JSON writes each as its row, without a list made for it.
+    _remember(run, _CHECK, key, wiki, {"diagnostics": diagnostics})
 
 
 def unchanged_key(run: Run) -> str:
@@ -120,7 +121,7 @@ def remember_build(
     else:
         site_files = len(files) + index_files
     payload = {
-        "diagnostics": [d.row() for d in diagnostics],
+        "diagnostics": diagnostics,  # each as its row (a tuple)
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,

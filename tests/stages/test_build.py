@@ -361,12 +361,11 @@ def test_stale_staging_folders_are_cleaned(repo: Path) -> None:
 
 
 def test_a_diagnostic_has_one_encoding_that_holds_every_field() -> None:
-    from dataclasses import astuple
-
     from kbtool.stages.unchanged import _diagnostics
 
     found = Diagnostic("wiki/a.md", 3, 4, "KB207", "warning", "no such page", "fix it")
-    assert found.row() == list(astuple(found))
+    assert found.row() == [getattr(found, name) for name in Diagnostic._fields]
+    assert json.loads(json.dumps([found])) == [found.row()]  # a record holds them as is
     assert _diagnostics([found.row()]) == [found]
     assert Diagnostic.from_row(json.loads(json.dumps(found.row()))) == found
     for damaged in ([1, 2], ["a", "3", 4, "KB1", "error", "m", None], None):
