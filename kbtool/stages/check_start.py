@@ -162,8 +162,13 @@ def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict
         if path in paths and check_keys.get(path) == key
     }
     rest = [path for path in paths if path not in found]
-    for path, (_, value) in run.store.some(FACTS, rest).items():
-        found[path] = facts = decode_facts(value)
+    # Most of them (a new process): one pass over the kind reads them in half the time.
+    many = len(rest) * 4 > len(paths)
+    records = run.store.all(FACTS) if many else run.store.some(FACTS, rest)
+    for path in rest:
+        if (record := records.get(path)) is None:
+            continue
+        found[path] = facts = decode_facts(record[1])
         if facts is not None and path in check_keys:
             run.reuse.put(PAGE_FACTS, path, check_keys[path], facts)
     return found
