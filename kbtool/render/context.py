@@ -13,6 +13,7 @@ from kbtool.execute.results import PageResult
 from kbtool.render import urls
 from kbtool.render.changes import Change
 from kbtool.render.embeds import PageEmbeds, Shown
+from kbtool.render.fill import OwnFill
 from kbtool.render.i18n import translator
 from kbtool.render.markdown import PageBody
 from kbtool.render.nav import NARROW, WIDE, inline_count
@@ -25,6 +26,8 @@ Frame = tuple[str, str]
 #: ``frames(page, made_of, make)``: the page's frame, held while made of what equals
 #: ``made_of``, else ``make()``; None: the page is rendered whole
 Frames = Callable[[str, Hashable, Callable[[], Frame | None]], Frame | None]
+#: ``own_fills(page, made_of, make)``: the page's body with its own holes filled, held alike
+OwnFills = Callable[[str, Hashable, Callable[[], OwnFill]], OwnFill]
 
 #: what a context makes of its settings and listings alone (its cached properties)
 _MADE_OF_BOTH = frozenset(
@@ -54,6 +57,8 @@ class SiteContext:
     shown: Mapping[str, Shown] = field(default_factory=dict)
     #: where the pages rendered now keep their frames (None: each page rendered whole)
     frames: Frames | None = None
+    #: where they keep their bodies with their own holes filled (None: filled whole)
+    own_fills: OwnFills | None = None
 
     def but(self, **changes: Any) -> SiteContext:
         """This context with ``changes`` to what it holds beside the settings and the

@@ -264,6 +264,52 @@ def _put_back(html: str, embedded: list[str]) -> str:
     return _EMBEDDED.sub(lambda m: embedded[int(m.group(1))], html)
 
 
+@dataclass(frozen=True)
+class OwnFill:
+    """A body with its own holes filled (links, images, cells) and its embeds (``![[…]]``)
+    not: what a page rendered again only because the notes it shows changed has as before."""
+
+    #: the body's HTML between its embeds, one more piece than ``embeds``
+    pieces: tuple[str, ...]
+    #: the holes of its embeds, in order
+    embeds: tuple[int, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    figures: dict[str, str]
+    images: dict[str, bytes]
+    files: frozenset[str]
+
+
+def fill_own(
+    body: PageBody, page: Page, wiki: Wiki, result: PageResult | None, t: Callable[..., str]
+) -> OwnFill:
+    """``body`` with every hole filled but its embeds."""
+    filler = _Filler(page, urls.page_output(page.path), wiki, result, t)
+    pieces: list[str] = []
+    embeds: list[int] = []
+    text: list[str] = []  # the HTML since the last embed
+    start = 0
+    for m in HOLE.finditer(body.html):
+        text.append(body.html[start : m.start()])
+        start = m.end()
+        index = int(m.group(1))
+        if body.holes[index][0] == "embed":
+            pieces.append("".join(text))
+            embeds.append(index)
+            text = []
+        else:
+            text.append(filler.fill(body.holes[index]))
+    text.append(body.html[start:])
+    pieces.append("".join(text))
+    return OwnFill(
+        tuple(pieces),
+        tuple(embeds),
+        tuple(filler.diagnostics),
+        dict(filler.outputs.figures),
+        dict(filler.outputs.images),
+        frozenset(filler.files),
+    )
+
+
 def fill_body(
     body: PageBody,
     page: Page,
@@ -271,21 +317,27 @@ def fill_body(
     result: PageResult | None,
     t: Callable[..., str],
     embeds: EmbedSource | None = None,
+    own: OwnFill | None = None,
 ) -> RenderedBody:
-    """``body`` with every hole filled, sanitised whole if the page has raw HTML (but for
-    what embeds show: made here, from pages that were sanitised by the same rule)."""
+    """``body`` with every hole filled (its own as ``own`` has them, when given), sanitised
+    whole if the page has raw HTML (but for what embeds show: made here, from pages that
+    were sanitised by the same rule)."""
+    own = own or fill_own(body, page, wiki, result, t)
     filler = _Filler(page, urls.page_output(page.path), wiki, result, t, embeds=embeds)
-    html = HOLE.sub(lambda m: filler.fill_at(body.holes, int(m.group(1))), body.html)
+    parts = [own.pieces[0]]
+    for index, piece in zip(own.embeds, own.pieces[1:], strict=True):
+        parts += [filler.fill_at(body.holes, index), piece]
+    html = "".join(parts)
     if body.raw_html:
         html = sanitize_html(html)
     html = _put_back(html, filler.embedded)
     return RenderedBody(
         html,
         body.title_id,
-        list(body.diagnostics) + filler.diagnostics,
-        dict(filler.outputs.figures),
-        dict(filler.outputs.images),
-        frozenset(filler.files),
+        [*body.diagnostics, *own.diagnostics, *filler.diagnostics],
+        {**own.figures, **filler.outputs.figures},
+        {**own.images, **filler.outputs.images},
+        own.files | filler.files,
     )
 
 

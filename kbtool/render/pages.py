@@ -18,7 +18,7 @@ from kbtool.render import urls
 from kbtool.render.card import Ref
 from kbtool.render.context import Frame, SiteContext
 from kbtool.render.embeds import EmbedSource, embed_key
-from kbtool.render.fill import RenderedBody, fill_body
+from kbtool.render.fill import RenderedBody, fill_body, fill_own
 from kbtool.render.neighbourhood import hidden_count, neighbourhood_svg
 from kbtool.render.templates import environment
 from kbtool.render.vault import folder_output
@@ -101,15 +101,22 @@ def render_page(site: SiteContext, path: str) -> Rendered:
     embeds = EmbedSource.of_bodies(
         site.bodies.get, lambda index: site.shown.get(embed_key(path, index))
     )
-    body = fill_body(site.bodies[path], page, site.wiki, site.results.get(path), site.t, embeds)
-    # What the page shows around its body reads of the body only whether it has headings
-    # and diagrams (the scripts it loads): so made, the frame is kept for a page rendered
-    # again because only what it embeds changed.
+    source, result = site.bodies[path], site.results.get(path)
+    # Kept for a page rendered again because only what it embeds changed: its body's own
+    # holes filled, and what it shows around its body, which reads of the body only whether
+    # it has headings and diagrams (the scripts it loads).
+    held = site.frames is not None or site.own_fills is not None
+    made_of = page_key_parts(site, path, page.digest)[:-1] if held else ()
+    own = None
+    if site.own_fills is not None:
+        own = site.own_fills(
+            path, made_of, lambda: fill_own(source, page, site.wiki, result, site.t)
+        )
+    body = fill_body(source, page, site.wiki, result, site.t, embeds, own)
     shows = ("</h" in body.html, "mermaid-source" in body.html)
     frame = None
     if site.frames is not None:
-        made_of = (*page_key_parts(site, path, page.digest)[:-1], *shows)
-        frame = site.frames(path, made_of, lambda: _frame(site, path, body, shows))
+        frame = site.frames(path, (*made_of, *shows), lambda: _frame(site, path, body, shows))
     if frame is None:
         html = _page_html(site, path, body, shows, body.html)
     else:

@@ -9,13 +9,14 @@ from collections.abc import Callable, Hashable
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
-from kbtool.render.context import Frame, SiteContext
+from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_communities, graph_layout, graph_script
 from kbtool.render.pages import Rendered, render_page
 from kbtool.render.preview import render_preview
 from kbtool.reuse.lazy import Lazy
-from kbtool.reuse.values import Reuse
+from kbtool.reuse.values import Reusable, Reuse
 from kbtool.stages.embeds import shown_embeds
 from kbtool.stages.index_plan import with_data
 from kbtool.stages.load import Loaded, fetch_bodies
@@ -33,9 +34,11 @@ from kbtool.stages.planned import (
 )
 from kbtool.stages.publish.published import Published, same, stat_signature
 from kbtool.stages.publish.staging import reuse_file, write_file, write_or_link
-from kbtool.stages.reused import FRAMES
+from kbtool.stages.reused import FRAMES, OWN_FILLS
 from kbtool.stages.run import Run
 from kbtool.stages.workers import chunked
+
+_T = TypeVar("_T")
 
 #: Below this many pages to render, forking workers costs more than it saves.
 _PARALLEL_THRESHOLD = 48
@@ -162,10 +165,14 @@ def _render_other(
     return Rendered({item.name: ""})
 
 
-def _held_frame(
-    reuse: Reuse, path: str, made_of: Hashable, make: Callable[[], Frame | None]
-) -> Frame | None:
-    return reuse.made(FRAMES, path, made_of, lambda _, __: make())
+def _held(
+    reuse: Reuse,
+    value: Reusable[Hashable, _T],
+    path: str,
+    made_of: Hashable,
+    make: Callable[[], _T],
+) -> _T:
+    return reuse.made(value, path, made_of, lambda _, __: make())
 
 
 def _record(site: SiteContext, item: Planned, rendered: Rendered) -> Published:
@@ -199,11 +206,16 @@ def _render(
         done = run.workers.map(_render_pages, (site, staging), chunks, meanwhile=render_others)
     else:
         render_others()
-        # Rendered here, the pages' frames are held for the next build (a save that edits
-        # what they embed renders them again): those of the pages rendered last, no more.
-        frames = partial(_held_frame, run.reuse)
-        done = iter([_render_pages((site.but(frames=frames), staging), paths)])
-        run.reuse.keep_only(FRAMES, {path for _, path in paths})
+        # Rendered here, the pages' frames and own fills are held for the next build (a save
+        # that edits what they embed renders them again): of the pages rendered last alone.
+        held = site.but(
+            frames=partial(_held, run.reuse, FRAMES),
+            own_fills=partial(_held, run.reuse, OWN_FILLS),
+        )
+        done = iter([_render_pages((held, staging), paths)])
+        now = {path for _, path in paths}
+        run.reuse.keep_only(FRAMES, now)
+        run.reuse.keep_only(OWN_FILLS, now)
     for chunk in done:
         for made, rendered in chunk:
             records[by_item[made].name] = _record(site, by_item[made], rendered)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from kbtool.render.card import Ref
     from kbtool.render.changes import Change
     from kbtool.render.context import Frame
+    from kbtool.render.fill import OwnFill
     from kbtool.render.markdown import PageBody
     from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo
@@ -102,6 +103,11 @@ FRAMES: Reusable[Hashable, Frame | None] = Reusable(
     "what the page's key is made of but its embeds, whether its body has headings and"
     " diagrams: its HTML around its body, of the pages a session rendered last",
 )
+OWN_FILLS: Reusable[Hashable, OwnFill] = Reusable(
+    "own fills",
+    "what the page's key is made of but its embeds: its body with its own holes filled (its"
+    " links, images and cells; not its embeds), of the pages a session rendered last",
+)
 PREVIEWS: Reusable[tuple[str, bytes], Planned] = Reusable(
     "previews", "the file's digest, the settings"
 )
@@ -144,6 +150,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     SIMILAR_LISTS,
     OUTPUTS,
     FRAMES,
+    OWN_FILLS,
     PREVIEWS,
     PLAN_INPUTS,
     SITE_RECORD,

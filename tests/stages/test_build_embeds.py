@@ -224,6 +224,40 @@ def test_a_page_rendered_again_for_its_embed_alone_keeps_its_frame(
     assert shown == (clean / "site/A.html").read_text()
 
 
+def test_a_page_rendered_again_for_its_embed_alone_keeps_its_own_holes_filled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In a session, a page whose only change is what it embeds fills its embeds alone: its
+    links are taken as they were filled (not resolved again), and the page is what a clean
+    build writes; the edited page is filled whole."""
+    import kbtool.render.pages as pages
+
+    root = _vault(tmp_path / "vault")
+    (root / "A.md").write_text("# A\n\nSee [[C]], [C](C.md) and [[Nowhere]].\n\n![[B#Two]]\n")
+    kept = Session(load_config(root))
+    assert build(root, kept)
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, edited.\n")
+    assert build(root, kept)  # A rendered here: its own fill is held from now on
+    filled: list[str] = []
+    real = pages.fill_own
+    monkeypatch.setattr(
+        pages,
+        "fill_own",
+        lambda body, page, *rest: filled.append(page.path) or real(body, page, *rest),
+    )
+    (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, again.\n")
+    assert build(root, kept)
+    assert filled == ["B.md"]
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
+        (clean / note).write_bytes((root / note).read_bytes())
+    assert build(clean)
+    shown = (root / "site/A.html").read_text()
+    assert "Second, again." in shown and 'href="C.html"' in shown
+    assert shown == (clean / "site/A.html").read_text()
+
+
 def test_a_page_whose_text_holds_the_frame_mark_is_rendered_whole(tmp_path: Path) -> None:
     """The mark a frame is split at, in what the page shows around its body (its summary),
     does not split it there."""
