@@ -151,6 +151,15 @@ def _vault(root: Path) -> Path:
     return root
 
 
+def _clean_page(root: Path, clean: Path, name: str) -> str:
+    """The page ``name`` as a clean build of ``root``'s notes, in ``clean``, writes it."""
+    clean.mkdir()
+    for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
+        (clean / note).write_bytes((root / note).read_bytes())
+    assert build(clean)
+    return (clean / "site" / name).read_text()
+
+
 def _rendered(root: Path) -> dict[str, float]:
     site = root / "site"
     return {p.name: p.stat().st_mtime_ns for p in site.glob("*.html")}
@@ -214,14 +223,9 @@ def test_a_page_rendered_again_for_its_embed_alone_keeps_its_frame(
     assert whole == ["B.md"]
     # The clean build renders every page whole: the frame and the body are that page.
     monkeypatch.setattr(pages, "_frame", lambda *_: None)
-    clean = tmp_path / "clean"
-    clean.mkdir()
-    for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
-        (clean / note).write_bytes((root / note).read_bytes())
-    assert build(clean)
     shown = (root / "site/A.html").read_text()
     assert "Second, again." in shown
-    assert shown == (clean / "site/A.html").read_text()
+    assert shown == _clean_page(root, tmp_path / "clean", "A.html")
 
 
 def test_a_page_rendered_again_for_its_embed_alone_keeps_its_own_holes_filled(
@@ -248,14 +252,9 @@ def test_a_page_rendered_again_for_its_embed_alone_keeps_its_own_holes_filled(
     (root / "B.md").write_text("# B\n\n## One\n\nFirst.\n\n## Two\n\nSecond, again.\n")
     assert build(root, kept)
     assert filled == ["B.md"]
-    clean = tmp_path / "clean"
-    clean.mkdir()
-    for note in ("kbtool.toml", "A.md", "B.md", "C.md"):
-        (clean / note).write_bytes((root / note).read_bytes())
-    assert build(clean)
     shown = (root / "site/A.html").read_text()
     assert "Second, again." in shown and 'href="C.html"' in shown
-    assert shown == (clean / "site/A.html").read_text()
+    assert shown == _clean_page(root, tmp_path / "clean", "A.html")
 
 
 def test_a_page_whose_text_holds_the_frame_mark_is_rendered_whole(tmp_path: Path) -> None:
