@@ -211,8 +211,7 @@ def _stored_diagnostics(
         found = run.reuse.got(DIAGNOSTICS, asked)
     wanted = [p for p in paths if p not in found]
     if wanted:
-        few = len(wanted) * 4 < len(paths)
-        records = run.store.some(CHECK, wanted) if few else run.store.all(CHECK)
+        records = run.store.some_of(CHECK, wanted, len(paths))
         for path in wanted:
             key, value = records.get(path, (keys.get(path, ""), b""))
             diagnostics = _unrecord(value) if value else []

@@ -162,9 +162,7 @@ def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict
         if path in paths and check_keys.get(path) == key
     }
     rest = [path for path in paths if path not in found]
-    # Most of them (a new process): one pass over the kind reads them in half the time.
-    many = len(rest) * 4 > len(paths)
-    records = run.store.all(FACTS) if many else run.store.some(FACTS, rest)
+    records = run.store.some_of(FACTS, rest, len(paths))  # all of them in a new process
     for path in rest:
         if (record := records.get(path)) is None:
             continue
