@@ -94,10 +94,13 @@ def _made(site: SiteContext) -> list[IndexOutput | GraphOutput]:
 
 
 def _digest(site: SiteContext, listed: str) -> str:
-    """What every index and the graph depend on: the settings and what every page's listing
-    shows."""
+    """What every index and the graph depend on: the settings, what every page's listing
+    shows and the notes not created yet that its links name."""
     digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
     digest.update(listed.encode())
+    for path, item in site.listings.items():
+        if item.missing:
+            digest.update(f"{path}\x00{item.missing!r}\x00".encode())
     for change in site.changes:  # what's new shows the history too
         digest.update(f"{change.day}\x00{change.kind}\x00{change.path}\x00".encode())
     return digest.hexdigest()

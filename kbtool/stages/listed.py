@@ -1,10 +1,11 @@
 """One digest of every page's path and listing, of what a listing shows (its card, date and
-backlinks): what the indexes, the graph, the similar pages and what's new are made of. Not its
-PageInfo's digest, which the page's own key takes: a save that changes a page's own links but
-no backlink makes none of them again (but for a link to a missing note, which a vault's page
-of notes not created yet shows). Made again only when a
-listing is another object than the build before's: a session's save lists a few pages again,
-and telling the others by identity is much cheaper than hashing every one."""
+backlinks): what the indexes, the graph, the similar pages, what's new and the embeds are made
+of. Not its PageInfo's digest, which the page's own key takes: a save that changes a page's
+own links but no backlink makes none of them again. Nor the notes not created yet that its
+links name, which only a vault's page of those shows (the index pages' key adds them,
+``stages/index_plan.py``): a link written to a new note makes nothing else again. Made again
+only when a listing is another object than the build before's: a session's save lists a few
+pages again, and telling the others by identity is much cheaper than hashing every one."""
 
 from __future__ import annotations
 
@@ -28,6 +29,4 @@ def _digest(listings: Mapping[str, Listing]) -> str:
         card = item.card
         shown = (path, card.ref.parts(), card.summary, card.tags, item.updated, item.backlinks)
         digest.update(repr(shown).encode())
-        if item.missing:  # a vault's notes not created yet have a page of their own
-            digest.update(repr(item.missing).encode())
     return digest.hexdigest()

@@ -191,6 +191,19 @@ def test_an_edit_to_the_embedded_section_renders_exactly_the_pages_that_show_it(
     assert _rendered(root)["C.html"] == before["C.html"]
 
 
+def test_a_link_to_a_note_not_created_yet_makes_no_embed_again(tmp_path: Path) -> None:
+    """A link written to a new note changes only the page of notes not created yet (and its
+    own page): what the embeds show is made of other pages' titles, not of those notes."""
+    root = _vault(tmp_path / "vault")
+    kept = Session(load_config(root))
+    assert build(root, kept)
+    made = kept.reuse.engine.made.copy()
+    (root / "C.md").write_text("# C\n\nNothing shown, but [[Some new idea]].\n")
+    assert build(root, kept)
+    assert kept.reuse.engine.made[SHOWN.name] == made[SHOWN.name]
+    assert "Some new idea" in (root / "site/unresolved.html").read_text()
+
+
 def test_a_note_that_shows_itself_is_a_diagnostic_not_a_hang(tmp_path: Path, run_kbtool) -> None:
     root = _vault(tmp_path / "vault")
     (root / "C.md").write_text("# C\n\n![[D]]\n")
