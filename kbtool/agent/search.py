@@ -109,14 +109,10 @@ class SearchIndex:
 
 def _indexed(home: Path) -> dict[str, str] | None:
     """path -> the content digest each page of the index in ``home`` was made from."""
-    from kbtool.search import tables
-    from kbtool.search.site import ORIGINS
+    from kbtool.search.origins import read_origins
 
-    try:
-        data = tables.load(home / _SEARCH / ORIGINS)
-        return {path: row[0] for path, row in data["pages"].items()}
-    except (OSError, ValueError, KeyError, TypeError, IndexError):
-        return None
+    origins = read_origins(home / _SEARCH)
+    return None if origins is None else origins.digests()
 
 
 def _forget_dead(folder: Path) -> None:

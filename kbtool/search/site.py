@@ -8,22 +8,18 @@ its SearchDoc from the live index; the others' come from the load stage (``fetch
 from __future__ import annotations
 
 import contextlib
-import json
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from kbtool.search import layout, tables
 from kbtool.search.codec import unscript
+from kbtool.search.origins import ORIGINS, SINCE, read_origins, write_origins
 from kbtool.search.output import SearchStats
 from kbtool.search.page_terms import Terms
 from kbtool.search.pagefiles import PageReader
 from kbtool.search.text import SearchDoc
 from kbtool.search.writer import write_search_index
 from kbtool.store.records import SEARCH
-
-#: Which page content each SearchDoc of the index was made from: path -> [digest, id].
-ORIGINS = "origins.json"
 
 
 def _text_version(flavor: str) -> str:
@@ -33,24 +29,11 @@ def _text_version(flavor: str) -> str:
     return f"{SEARCH.code}.{flavor}"
 
 
-def _previous(old: Path | None, flavor: str) -> dict[str, Any]:
-    if old is None:
-        return {}
-    try:
-        data = tables.load(old / ORIGINS)
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("version") != _text_version(flavor):
-        return {}
-    origins = data.get("pages")
-    return origins if isinstance(origins, dict) else {}
-
-
 def read_ahead(live: Path) -> None:
     """Read the live site's index tables, which the next build's update reads (a session
     holds them from then on; see :mod:`kbtool.search.tables`)."""
     index = live / layout.FOLDER
-    for name in (ORIGINS, layout.TABLE, layout.MAIN_TABLE):
+    for name in (ORIGINS, SINCE, layout.TABLE, layout.MAIN_TABLE):
         with contextlib.suppress(OSError, ValueError):
             tables.load(index / name)
 
@@ -84,13 +67,15 @@ class SiteDocs(Mapping[str, SearchDoc]):
     ) -> None:
         self._digests = digests
         self._fetch = fetch
-        previous = _previous(old, flavor)
-        self._reader = _reader(old) if previous else None
+        #: the origins of the index in ``old`` (None: none to take a text from)
+        self.origins = origins = read_origins(old, _text_version(flavor)) if old else None
+        self._reader = _reader(old) if origins else None
         self._ids: dict[str, int] = {}
-        for path, digest in digests.items() if self._reader else ():
-            row = previous.get(path)
-            if isinstance(row, list) and len(row) == 2 and row[0] == digest:
-                self._ids[path] = int(row[1])
+        if self._reader is not None and origins is not None:
+            for path, digest in digests.items():
+                row = origins.get(path)
+                if isinstance(row, list) and len(row) == 2 and row[0] == digest:
+                    self._ids[path] = int(row[1])
         #: the pages whose SearchDoc may differ from the one in ``old``
         self.changed = [path for path in digests if path not in self._ids]
         few = len(self.changed) <= _HELD
@@ -162,12 +147,7 @@ def build_search(
     docs = SiteDocs(digests, old_dir, fetch, flavor)
     folder = staging / layout.FOLDER
     stats = write_search_index(docs, folder, old_dir, labels, links, docs.changed, terms)
-    origins = {path: [digest, stats.ids[path]] for path, digest in digests.items()}
-    data = {"version": _text_version(flavor), "pages": origins}
-    (folder / ORIGINS).unlink(missing_ok=True)  # a former index's: maybe a link to the live one
-    encoded = json.dumps(data)
-    (folder / ORIGINS).write_text(encoded, encoding="utf-8")
-    tables.written(folder / ORIGINS, data)
-    stats.files += 1  # the index folder's files, this one too
-    stats.bytes += len(encoded.encode())
+    # An update keeps the origins of the index it updated, and lists what differs since.
+    updated = (old, docs.origins, docs.changed) if stats.incremental and docs.origins else None
+    write_origins(folder, _text_version(flavor), digests, stats.ids, stats, updated)
     return stats

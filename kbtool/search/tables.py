@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 #: tables held at once, the least recently used let go first: a build reads the live
-#: index's three and the spare's page table, and writes two (at 20,000 pages, tens of MB)
-_MOST = 6
+#: index's four and the spare's page table, and writes two (at 20,000 pages, tens of MB)
+_MOST = 8
 _held: dict[tuple[int, ...], Any] = {}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 import kbtool.search.site
+from kbtool.search.origins import ORIGINS, read_origins
 from kbtool.search.page_terms import Terms
 from kbtool.search.site import build_search
 from kbtool.search.text import SearchDoc
@@ -52,3 +53,37 @@ def test_many_changed_docs_are_fetched_a_window_at_a_time_for_the_same_index(
     assert all(len(window) <= 5 for window in windows)
     fetched = [path for window in windows for path in window]
     assert sorted(fetched) == sorted(_docs())  # each once
+
+
+def test_an_update_keeps_the_origins_and_lists_the_pages_that_differ_since(
+    tmp_path: Path,
+) -> None:
+    docs = _docs()
+    asked: list[str] = []
+
+    def fetch(paths: list[str]) -> dict[str, SearchDoc]:
+        asked.extend(paths)
+        return {p: docs[p] for p in paths}
+
+    def write(digests: dict[str, str], into: str, live: str) -> Path:
+        asked.clear()
+        build_search(
+            digests, tmp_path / into, tmp_path / live, fetch, None, {}, Terms.made_from(docs)
+        )
+        return tmp_path / into / "search"
+
+    first = {path: f"digest-{path}" for path in docs}
+    scratch = write(first, "a", "none")
+    edited = first | {"wiki/p01.md": "edited"}
+    del edited["wiki/p02.md"]
+    update = write(edited, "b", "a")
+    assert asked == ["wiki/p01.md"]
+    assert (update / ORIGINS).samefile(scratch / ORIGINS)  # kept, not written again
+    since = read_origins(update)
+    assert since is not None and since.since == {"wiki/p01.md": ["edited", 1], "wiki/p02.md": None}
+    assert since.digests() == edited
+    # The edit undone: the page is asked for again, and differs from the kept origins no more.
+    again = write(first | {"wiki/p05.md": "other"}, "c", "b")
+    assert sorted(asked) == ["wiki/p01.md", "wiki/p02.md", "wiki/p05.md"]
+    origins = read_origins(again)
+    assert origins is not None and origins.since == {"wiki/p05.md": ["other", 5]}

@@ -13,7 +13,7 @@ from kbtool.config import load_config
 from kbtool.reuse.values import WHOLE
 from kbtool.search import layout
 from kbtool.search.engine import IndexFiles, rank
-from kbtool.search.site import ORIGINS
+from kbtool.search.origins import ORIGINS, SINCE
 from kbtool.session import Session
 from kbtool.stages.build_report import BuildReport
 from kbtool.stages.publish.published import Spare
@@ -77,7 +77,7 @@ def test_served_updates_answer_as_a_clean_build(tmp_path: Path, seed: int) -> No
         if not report.ok or report.search is None:  # stopped, or nothing to publish
             continue
         index = [p for p in (live / "site" / layout.FOLDER).rglob("*") if p.is_file()]
-        assert any(p.name == ORIGINS for p in index)  # counted too: the folder's every file
+        assert {ORIGINS, SINCE} <= {p.name for p in index}  # counted too: the folder's every file
         assert report.search["files"] == len(index), history
         assert report.search["bytes"] == sum(p.stat().st_size for p in index), history
         assert _answers(live / "site") == _answers(_clean(wiki, tmp_path / "clean")), history
