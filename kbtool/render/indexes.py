@@ -145,23 +145,28 @@ def index_pages(site: SiteContext) -> list[IndexPage]:
     # relative: they start at the configured base URL, else at the host's root.
     root_404 = site.config.base_url.rstrip("/") + "/" if site.config.base_url else "/"
     out.append(IndexPage(urls.NOT_FOUND, "404.html", t("not_found_title"), {"root": root_404}))
-    out.append(sitemap(site, [p.output for p in out if p.output != urls.NOT_FOUND]))
+    listed = [p.output for p in out if p.output != urls.NOT_FOUND]
+    out.append(sitemap(site, [*listed, UNRESOLVED] if site.vault else listed))
     return out
 
 
 def vault_pages(site: SiteContext, infos: list[Listing]) -> list[IndexPage]:
-    """A vault's folder pages and its page of notes not created yet."""
+    """A vault's folder pages (its page of notes not created yet: :func:`unresolved_page`)."""
 
     def entry(item: Listing, output: str) -> dict[str, str]:
         return _entry(item, output, site.type_label(item.card.type))
 
-    pages = [
+    return [
         IndexPage(output, "folder.html", title, data)
         for output, title, data in folder_pages(infos, site.t, entry)
     ]
-    data = unresolved_data(infos)
-    pages.append(IndexPage(UNRESOLVED, "unresolved.html", site.t("unresolved_title"), data))
-    return pages
+
+
+def unresolved_page(site: SiteContext) -> IndexPage:
+    """A vault's page of notes not created yet, which its other index pages do not show:
+    a link written to a new name changes this page alone."""
+    data = unresolved_data(list(site.listings.values()))
+    return IndexPage(UNRESOLVED, "unresolved.html", site.t("unresolved_title"), data)
 
 
 def hubs_page(site: SiteContext) -> IndexPage:

@@ -4,7 +4,9 @@ search, 404, the sitemap, the graph page and its data.
 They show nothing of a page but its listing, so while no page's listing changed (one digest
 of every page's path and PageInfo digest, with the settings) their keys are the last build's,
 read from one record: a build after an edit to a page's text does not make their data at
-all. It is made when one of them is to be rendered (:func:`with_data`).
+all. It is made when one of them is to be rendered (:func:`with_data`). A vault's page of
+notes not created yet is keyed apart, by the names the listings hold: a link written to a
+new name makes that page again, and none of the others.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import replace
 from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.graphpage import graph_data, graph_page
-from kbtool.render.indexes import index_pages
+from kbtool.render.indexes import index_pages, unresolved_page
+from kbtool.render.vault import UNRESOLVED
 from kbtool.render.whatsnew import whatsnew_pages
 from kbtool.stages.planned import GraphOutput, IndexOutput, Planned
 from kbtool.store.db import Store
@@ -36,13 +39,27 @@ def index_outputs(
     if value is not None:
         with contextlib.suppress(TypeError, ValueError):  # damaged or foreign: made again
             rows = INDEXES.codec.decode(value)
-            return [_unmade(str(name), str(k), str(kind)) for name, k, kind in rows]
+            unmade = [_unmade(str(name), str(k), str(kind)) for name, k, kind in rows]
+            return unmade + _unresolved(site, listed)
     planned = _made(site)
     if store is not None:
         rows = [[item.name, item.key, item.kind] for item in planned]
         with store.transaction():
             store.put(INDEXES, [(_NAME, key, INDEXES.codec.encode(rows))])
-    return planned
+    return planned + _unresolved(site, listed)
+
+
+def _unresolved(site: SiteContext, listed: str) -> list[IndexOutput | GraphOutput]:
+    """A vault's page of notes not created yet, keyed by what it shows of the listings,
+    without its data."""
+    if not site.vault:
+        return []
+    digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
+    digest.update(listed.encode())
+    for path, item in site.listings.items():
+        if item.missing:
+            digest.update(f"{path}\x00{item.missing!r}\x00".encode())
+    return [IndexOutput(UNRESOLVED, digest.hexdigest(), None)]
 
 
 def _unmade(name: str, key: str, kind: str) -> IndexOutput | GraphOutput:
@@ -65,7 +82,11 @@ def with_data(site: SiteContext, items: list[Planned]) -> list[Planned]:
     ]
     if not unmade:
         return items
-    made = {item.name: item for item in _made(site)}
+    made: dict[str, IndexOutput | GraphOutput] = {}
+    if any(item.name == UNRESOLVED for item in unmade):  # made apart: see _unresolved
+        made[UNRESOLVED] = IndexOutput(UNRESOLVED, "", unresolved_page(site))
+    if any(item.name != UNRESOLVED for item in unmade):
+        made |= {item.name: item for item in _made(site)}
 
     def given(item: Planned) -> Planned:
         if isinstance(item, IndexOutput) and item.page is None:
@@ -94,13 +115,10 @@ def _made(site: SiteContext) -> list[IndexOutput | GraphOutput]:
 
 
 def _digest(site: SiteContext, listed: str) -> str:
-    """What every index and the graph depend on: the settings, what every page's listing
-    shows and the notes not created yet that its links name."""
+    """What every index (but the page of notes not created yet) and the graph depend on:
+    the settings and what every page's listing shows."""
     digest = hashlib.blake2b(site.common_key_bytes, digest_size=16)
     digest.update(listed.encode())
-    for path, item in site.listings.items():
-        if item.missing:
-            digest.update(f"{path}\x00{item.missing!r}\x00".encode())
     for change in site.changes:  # what's new shows the history too
         digest.update(f"{change.day}\x00{change.kind}\x00{change.path}\x00".encode())
     return digest.hexdigest()

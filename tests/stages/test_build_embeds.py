@@ -191,16 +191,28 @@ def test_an_edit_to_the_embedded_section_renders_exactly_the_pages_that_show_it(
     assert _rendered(root)["C.html"] == before["C.html"]
 
 
-def test_a_link_to_a_note_not_created_yet_makes_no_embed_again(tmp_path: Path) -> None:
+def test_a_link_to_a_note_not_created_yet_makes_no_embed_or_other_index_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A link written to a new note changes only the page of notes not created yet (and its
-    own page): what the embeds show is made of other pages' titles, not of those notes."""
+    own page): what the embeds show is made of other pages' titles, not of those notes, and
+    no other index page shows them."""
+    import kbtool.stages.index_plan as index_plan
+
     root = _vault(tmp_path / "vault")
     kept = Session(load_config(root))
     assert build(root, kept)
     made = kept.reuse.engine.made.copy()
+    indexes_made: list[int] = []
+    real = index_plan._made
+    monkeypatch.setattr(index_plan, "_made", lambda site: indexes_made.append(1) or real(site))
     (root / "C.md").write_text("# C\n\nNothing shown, but [[Some new idea]].\n")
-    assert build(root, kept)
+    kept.scan()
+    report = kept.build()
+    assert report.ok
     assert kept.reuse.engine.made[SHOWN.name] == made[SHOWN.name]
+    assert indexes_made == []
+    assert [o for o in report.rendered_outputs if o.endswith(".html")] == ["unresolved.html"]
     assert "Some new idea" in (root / "site/unresolved.html").read_text()
 
 
