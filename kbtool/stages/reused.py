@@ -88,9 +88,10 @@ HISTORY: Reusable[str, str] = Reusable(
 CHANGES: Reusable[tuple[str | None, str], list[Change]] = Reusable(
     "changes", "(whole) the log, the digest of every page's listing"
 )
-LISTED: Reusable[tuple[tuple[str, ...], tuple[Listing, ...]], str] = Reusable(
-    "listed", "(whole) every page's listing"
-)
+#: the digest, and each listing's own digest by path, with the listing (``stages/listed.py``)
+LISTED: Reusable[
+    tuple[tuple[str, ...], tuple[Listing, ...]], tuple[str, dict[str, tuple[Listing, bytes]]]
+] = Reusable("listed", "(whole) every page's listing")
 SIMILAR_LISTS: Reusable[str, dict[str, tuple[str, ...]]] = Reusable(
     "similar lists", "(whole) the digest of every page's listing"
 )
