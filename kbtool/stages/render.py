@@ -101,6 +101,7 @@ def _render_pages(
 ) -> list[tuple[tuple[str, str], Rendered]]:
     """Render each (kind, path) of ``items``: a page's HTML or its preview data."""
     site, staging = work
+    site_dir = site.config.site_path  # resolved once: each resolve asks the disk
     done = []
     for kind, path in items:
         try:
@@ -109,7 +110,7 @@ def _render_pages(
         except Exception as error:  # a renderer bug on one page fails that page alone
             rendered = Rendered({}, (renderer_failed(path, error),))
         for name, text in rendered.files.items():
-            write_or_link(site.config.site_path, staging, name, text)
+            write_or_link(site_dir, staging, name, text)
         for copy in rendered.copies:
             _copy(site.config.root / copy, staging / copy)
         # The files are written: their names go back for the record, not their text (which
