@@ -219,8 +219,8 @@ def _stage_and_publish(
     with staging_folder(site_dir, spare) as staging:
         if spare is not None:
             fresh = {item.name for item in plan.fresh}
-            told, shared = (held.told, held.shared) if held is not None else (None, None)
-            clear_changed(staging, published, fresh, run.config.search, told, shared)
+            told = held.told if held is not None else None
+            clear_changed(staging, published, fresh, search=run.config.search, told=told)
         staged = stage(run, site, plan, published, loaded, staging.folder, staging.held)
         # Rendered: the bodies are let go before the search index's workers fork (a cold
         # build of 20,000 pages held 180 MB of them).

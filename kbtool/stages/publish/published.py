@@ -47,9 +47,6 @@ class Spare:
     #: the live site's record when it was kept, and the outputs whose record differs between
     #: the two (None: not told; the next build compares every record)
     told: tuple[dict[str, Published], frozenset[str]] | None = None
-    #: each file two or more of its outputs hold (a figure, an attachment), with those
-    #: outputs (None: not told; the next build looks through every output it keeps)
-    shared: dict[str, frozenset[str]] | None = None
 
 
 def stat_signature(path: str | Path) -> str:

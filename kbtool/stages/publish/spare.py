@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
-from collections import Counter
 from collections.abc import Iterable
 from itertools import chain
 from pathlib import Path
@@ -53,21 +52,7 @@ def keep_spare(
         remove_folder(site_dir, old)
         return None
     differs = frozenset(rendered) | (outputs.keys() - live.keys())
-    return Spare(old, outputs, identity(site_dir), (live, differs), shared_files(outputs))
-
-
-def shared_files(outputs: dict[str, Published]) -> dict[str, frozenset[str]]:
-    """Each file two or more of ``outputs`` hold, with the outputs that hold it: made once
-    the site is swapped in, so that the next build, which drops a few outputs, keeps their
-    shared files without looking through the thousands it keeps."""
-    counts = Counter(chain.from_iterable(record.files for record in outputs.values()))
-    shared = {file for file, count in counts.items() if count > 1}
-    holders: dict[str, set[str]] = {file: set() for file in shared}
-    for name, record in outputs.items():
-        if not shared.isdisjoint(record.files):
-            for file in shared.intersection(record.files):
-                holders[file].add(name)
-    return {file: frozenset(names) for file, names in holders.items()}
+    return Spare(old, outputs, identity(site_dir), (live, differs))
 
 
 def mostly_outdated(spare: Spare, published: dict[str, Published]) -> bool:
@@ -90,8 +75,7 @@ def linked_spare(site_dir: Path, outputs: dict[str, Published]) -> Spare | None:
         files = (f for r in outputs.values() for f in r.files)
         if all(link_file(str(site_dir), str(folder), f) for f in files):
             _link_search(site_dir / SEARCH_FOLDER, folder / SEARCH_FOLDER)
-            told = (outputs, frozenset[str]())
-            return Spare(folder, dict(outputs), site, told, shared_files(outputs))
+            return Spare(folder, dict(outputs), site, (outputs, frozenset()))
     except OSError:  # no hard links here: the first build stages as usual
         pass
     remove_folder(site_dir, folder)
@@ -127,15 +111,13 @@ def clear_changed(
     fresh: set[str],
     search: bool = False,
     told: tuple[dict[str, Published], frozenset[str]] | None = None,
-    shared: dict[str, frozenset[str]] | None = None,
 ) -> int:
     """Remove from a spare the files of the outputs it holds that are not, as they are, in the
     live site and fresh (named in ``fresh``), and its search index unless ``search`` (the
     search stage then updates that one in place: it holds the index before the live one, and
     most of its files are the live index's); the outputs left in place. Afterwards the spare
     holds just the outputs it can keep. ``told``: the spare's :attr:`Spare.told`, which
-    spares comparing every record while ``published`` is the record told of; ``shared``:
-    its :attr:`Spare.shared`, which spares looking through every output kept."""
+    spares comparing every record while ``published`` is the record told of."""
     held = staging.held
     if told is not None and published == told[0]:  # the very records: compared at once
         keep = (fresh & held.keys()) - told[1]
@@ -145,9 +127,7 @@ def clear_changed(
     # The dropped outputs' files but those a kept one shares (an image two pages show),
     # found without gathering every kept output's files: a save drops a few of 10,000.
     doomed = set(chain.from_iterable(held[name].files for name in dropped))
-    if shared is not None:
-        doomed -= {file for file in doomed & shared.keys() if not shared[file].isdisjoint(keep)}
-    for name in keep if doomed and shared is None else ():
+    for name in keep if doomed else ():
         if not doomed.isdisjoint(held[name].files):
             doomed.difference_update(held[name].files)
     for relative in doomed:

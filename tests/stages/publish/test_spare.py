@@ -14,7 +14,7 @@ from kbtool.config import load_config
 from kbtool.reuse.values import WHOLE
 from kbtool.session import Session
 from kbtool.stages.publish.published import Published, Spare
-from kbtool.stages.publish.spare import clear_changed, identity, mostly_outdated, shared_files
+from kbtool.stages.publish.spare import clear_changed, identity, mostly_outdated
 from kbtool.stages.publish.staging import Staging, remove_stale_staging, staging_prefix
 from kbtool.stages.publish.stored_spare import FOLDER
 from kbtool.stages.reused import SITE_RECORD, SPARE
@@ -301,23 +301,6 @@ def test_a_spare_told_what_differs_clears_what_comparing_every_record_clears(
     for staging in (told, compared):
         assert set(staging.held) == {"a", "c"}
         assert sorted(p.name for p in staging.folder.iterdir()) == ["a.html", "c.html", "fig.svg"]
-
-
-def test_a_spare_told_its_shared_files_clears_what_looking_through_every_output_clears(
-    tmp_path: Path,
-) -> None:
-    for fresh, left in (({"a", "c"}, ["a.html", "c.html", "fig.svg"]), ({"c"}, ["c.html"])):
-        told, looked = (
-            _spare_folder(tmp_path / f"told{len(fresh)}"),
-            _spare_folder(tmp_path / f"looked{len(fresh)}"),
-        )
-        shared = shared_files(told.held)
-        assert shared == {"fig.svg": frozenset({"a", "b"})}
-        live = dict(told.held)
-        assert clear_changed(told, live, fresh, shared=shared) == len(fresh)
-        assert clear_changed(looked, live, fresh) == len(fresh)
-        for staging in (told, looked):
-            assert sorted(p.name for p in staging.folder.iterdir()) == left
 
 
 def test_a_spare_told_of_another_record_compares_every_record(tmp_path: Path) -> None:
