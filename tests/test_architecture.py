@@ -218,6 +218,7 @@ ELSEWHERE = {
     "render/test_hubs.py": "the most linked page (render/indexes.py), read on a built site",
     "search/test_cli.py": "`kbtool search` through main; the parser is patched to count parses",
     "search/test_text.py": "what search/text.py takes from a page, given pages the parser made",
+    "stages/test_listed.py": "the listings digest (stages/listed.py), given the site's listings",
 }
 
 
