@@ -8,7 +8,8 @@ The record's key covers every file's content digest, the configuration, today's 
 code. Links to files that are not pages (images, folders) depend on the disk, not on any
 page: each such path is stored with the status it had and checked again before the record is
 trusted; so are the files the site copied, and the number of files in the site (a file
-deleted from it is noticed). Stored as JSON, so a planted record can at worst be ignored.
+deleted from it is noticed). Stored as plain data (a pickle that holds no class), so a
+planted record can at worst be ignored.
 """
 
 from __future__ import annotations
@@ -49,8 +50,7 @@ def last_check(run: Run, key: str) -> list[Diagnostic] | None:
 
 
 def remember_check(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]) -> None:
-    # A diagnostic is a tuple: JSON writes each as its row, without a list made for it.
-    _remember(run, _CHECK, key, wiki, {"diagnostics": diagnostics})
+    _remember(run, _CHECK, key, wiki, {"diagnostics": _rows(diagnostics)})
 
 
 def unchanged_key(run: Run) -> str:
@@ -121,7 +121,7 @@ def remember_build(
     else:
         site_files = len(files) + index_files
     payload = {
-        "diagnostics": diagnostics,  # each as its row (a tuple)
+        "diagnostics": _rows(diagnostics),
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,
@@ -154,6 +154,12 @@ def _load(run: Run, key: str, name: str) -> dict[str, Any] | None:
         return payload if isinstance(payload, dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):  # corrupt or foreign: recompute
         return None
+
+
+def _rows(diagnostics: list[Diagnostic]) -> list[tuple[Any, ...]]:
+    """Each diagnostic as a plain tuple, which the record's codec takes (a named tuple is a
+    class)."""
+    return [tuple(d) for d in diagnostics]
 
 
 def _diagnostics(rows: Any) -> list[Diagnostic] | None:

@@ -9,7 +9,6 @@ for a fresh one. Only the outputs a build rendered or dropped are written.
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,7 +68,7 @@ def load_published(
     records = {}
     for name, (key, value) in store.all(OUTPUT).items():
         try:
-            item = json.loads(value)
+            item = OUTPUT.codec.decode(value)
             records[name] = Published(
                 key,
                 tuple(item["files"]),
@@ -99,7 +98,7 @@ def save_published(
             "copies": r.copies,
             "diagnostics": [d.row() for d in r.diagnostics],
         }
-        rows.append((name, r.key, json.dumps(value, ensure_ascii=False).encode("utf-8")))
+        rows.append((name, r.key, OUTPUT.codec.encode(value)))
     rows.sort()
     with store.transaction():
         if not previous:
