@@ -100,6 +100,7 @@ _RULES = [
     Rule("KB501", "warning", "formula cannot be converted to MathML (shown as TeX)"),
     Rule("KB502", "error", "page cannot be rendered: kbtool's renderer failed (please report it)"),
     Rule("KB503", "warning", "embed of a note that embeds it back, or nested past the limit"),
+    Rule("KB504", "warning", "page published where the site has a page of its own (left out)"),
     Rule("KB510", "warning", "pages have Mermaid diagrams but Mermaid is not installed"),
     # Project rules
     Rule("KB601", "error", "project rule cannot be loaded (file, import or entry point)"),

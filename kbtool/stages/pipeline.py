@@ -24,7 +24,7 @@ from kbtool.stages.embeds import embedded
 from kbtool.stages.history import site_changes
 from kbtool.stages.listed import listings_digest
 from kbtool.stages.load import Loaded, load_pages
-from kbtool.stages.plan import Plan, plan_site
+from kbtool.stages.plan import Plan, left_out_diagnostics, plan_site
 from kbtool.stages.publish.lock import build_lock
 from kbtool.stages.publish.published import Published, load_published
 from kbtool.stages.publish.spare import (
@@ -117,6 +117,9 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
     site = site.but(embeds=embedded(run, loaded, site, listed))
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
+    if plan.left_out:
+        found = [*report.diagnostics, *left_out_diagnostics(plan)]
+        report.diagnostics = filter_diagnostics(found, config)
     report.outputs = len(plan.outputs)
     run.clock.lap("plan")
     return _Planned(site, plan, published, loaded, checked.wiki)

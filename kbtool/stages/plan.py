@@ -6,9 +6,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from dataclasses import dataclass, replace
+from collections.abc import Container
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from kbtool.diagnostics import Diagnostic
+from kbtool.render import urls
 from kbtool.render.context import SiteContext
 from kbtool.render.diagrams import vendor_files
 from kbtool.render.highlight import stylesheet
@@ -19,7 +22,7 @@ from kbtool.stages.index_plan import index_outputs
 from kbtool.stages.listed import listings_digest
 from kbtool.stages.output_rows import row_outputs
 from kbtool.stages.page_outputs import page_outputs
-from kbtool.stages.planned import Planned, StaticOutput
+from kbtool.stages.planned import GraphOutput, IndexOutput, Planned, StaticOutput
 from kbtool.stages.publish.published import Published, stat_signature
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
@@ -31,6 +34,8 @@ class Plan:
     #: outputs the published site has under the same key, with every copied file unchanged
     fresh: list[Planned]
     stale: list[Planned]
+    #: the site's own pages left out, each by the page published at its file (KB504)
+    left_out: dict[str, str] = field(default_factory=dict)
 
     def nothing_to_do(self, published: dict[str, Published], site_dir: Path) -> bool:
         """Every output is fresh, none was dropped, and every file is still in ``site_dir``."""
@@ -78,18 +83,50 @@ def _static_outputs(stamp: tuple[tuple[str, str], ...]) -> tuple[StaticOutput, .
 
 def outputs(
     store: Store | None, site: SiteContext, digests: dict[str, str], reuse: Reuse | None = None
-) -> list[Planned]:
-    """Every output of the site, each key ending with the renderer's code digest;
-    ``digests``: every page file's content digest; ``reuse``: where the pages' outputs are
-    reused from (none: a new one)."""
+) -> tuple[list[Planned], dict[str, str]]:
+    """Every output of the site, each key ending with the renderer's code digest, and the
+    site's own pages left out (:func:`written_over`); ``digests``: every page file's content
+    digest; ``reuse``: where the pages' outputs are reused from (none: a new one)."""
     reuse = Reuse() if reuse is None else reuse
     listed = listings_digest(reuse, site.listings)
     indexes = [
         replace(item, key=OUTPUT.key(item.key)) for item in index_outputs(store, site, listed)
     ]
     pages = page_outputs(site, digests, reuse)
+    taken = written_over(indexes, site.wiki.pages)
+    indexes = [item for item in indexes if item.name not in taken]
     rows = row_outputs(store, site, reuse.engine)
-    return pages + indexes + rows + list(static_outputs())
+    return pages + indexes + rows + list(static_outputs()), taken
+
+
+def written_over(indexes: list[IndexOutput | GraphOutput], pages: Container[str]) -> dict[str, str]:
+    """The site's own pages whose file a page of ``pages`` has (a vault's note ``graph.md``,
+    a note in a folder ``tags/``), each with that page's path: the page is published there
+    and the site's page left out, whichever of them a build would write last."""
+    taken = {}
+    for item in indexes:
+        stem = item.name.removesuffix(".html")
+        # the pages whose output file is this one (urls.page_output)
+        for path in (stem + ".md", stem):
+            if path in pages and urls.page_output(path) == item.name:
+                taken[item.name] = path
+    return taken
+
+
+def left_out_diagnostics(plan: Plan) -> list[Diagnostic]:
+    """A KB504 warning for each of the site's own pages that a page's file leaves out."""
+    return [
+        Diagnostic(
+            path,
+            1,
+            1,
+            "KB504",
+            "warning",
+            f"published as '{name}', the file of one of the site's own pages, which is left out "
+            "(rename or move this page to keep both)",
+        )
+        for name, path in sorted(plan.left_out.items())
+    ]
 
 
 def plan_site(
@@ -102,7 +139,7 @@ def plan_site(
     """The site's outputs, fresh or stale against the ``published`` site's record
     (``store``: None to trust no record; ``reuse``: where the pages' outputs are reused
     from)."""
-    planned = outputs(store, site, digests, reuse)
+    planned, left_out = outputs(store, site, digests, reuse)
     fresh: list[Planned] = []
     stale: list[Planned] = []
     root = str(site.config.root)
@@ -119,4 +156,4 @@ def plan_site(
         if is_fresh and record is not None and record.copies:  # the files it copied as they were
             is_fresh = all(signature(p) == sig for p, sig in record.copies.items())
         (fresh if is_fresh else stale).append(item)
-    return Plan(planned, fresh, stale)
+    return Plan(planned, fresh, stale, left_out)

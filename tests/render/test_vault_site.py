@@ -228,3 +228,27 @@ def test_the_graph_of_a_vault_without_types_is_coloured_by_community(make_wiki: 
     toml = VAULT_TOML.replace("types = []", 'types = ["recipe"]')
     typed = _vault(make_wiki, {"C.md": "---\ntype: recipe\n---\nC.\n"}, toml)
     assert '<option value="community">' in (typed / "graph.html").read_text()
+
+
+def test_a_note_named_as_a_page_of_the_site_is_published_and_that_page_left_out(
+    make_wiki: Maker,
+) -> None:
+    files: dict[str, str | bytes] = {
+        "Home.md": "# Home\n\nSee [[graph]] and [[python]].\n",
+        "graph.md": "# Graph theory\n\nA note of the vault's own.\n",
+        "tags/python.md": "# Python\n\nA note in a folder named tags. #python\n",
+    }
+    root = make_wiki({"kbtool.toml": VAULT_TOML, ".obsidian/app.json": "{}", **files})
+    report = build_site(load_config(root))
+    assert report.ok, report
+    site = root / "site"
+    for note, output in (("graph.md", "graph.html"), ("tags/python.md", "tags/python.html")):
+        assert "A note" in _main((site / output).read_text())  # the note, whatever came first
+        found = [d for d in report.diagnostics if d.code == "KB504"]
+        assert any(d.path == note and output in d.message for d in found), found
+    assert len([d for d in report.diagnostics if d.code == "KB504"]) == 2
+    # Renamed, the note leaves the file to the site's own page again.
+    (root / "graph.md").rename(root / "Graph theory.md")
+    again = build_site(load_config(root))
+    assert "A note" not in _main((site / "graph.html").read_text())
+    assert [d.path for d in again.diagnostics if d.code == "KB504"] == ["tags/python.md"]
