@@ -10,22 +10,32 @@ from kbtool.engine.persist import load
 from kbtool.render import output_rows
 from kbtool.render.context import SiteContext
 from kbtool.render.output_rows import LISTED, SITE, TYPE_LABEL, Content, SiteView
+from kbtool.reuse.values import Reuse
 from kbtool.stages.planned import RowOutput
+from kbtool.stages.reused import LISTED_SET
 from kbtool.store.db import Store
 from kbtool.store.records import OUTPUT
 
 
-def row_outputs(store: Store | None, site: SiteContext, engine: Engine) -> list[RowOutput]:
+def row_outputs(store: Store | None, site: SiteContext, reuse: Reuse) -> list[RowOutput]:
     """Every output row's files, each keyed by what it holds. The check set every page's
     path, card and text; this sets what lists show of each page and the site's title."""
+    engine = reuse.engine
     page_rows, site_rows = output_rows.PAGE_ROWS, output_rows.SITE_ROWS
     if store is not None:
         queries = [row.query for row in page_rows] + [row.query for row in site_rows]
         load(engine, store, queries)
+    # A listing the inputs were set from last time set them as it is: a session's save
+    # sets those of the few listings made again, not of every page.
+    held = reuse.held(LISTED_SET).get(WHOLE)
+    set_from = held[1] if held is not None else {}
     for path, listing in site.listings.items():
+        if set_from.get(path) is listing:
+            continue
         card = listing.card
         shown = (card.title, card.type, card.summary, card.url)
         engine.set(LISTED, path, shown, "\x1f".join(shown))
+    reuse.put(LISTED_SET, WHOLE, None, dict(site.listings))
     engine.set(SITE, WHOLE, site.title, site.title)
     for name, label in site.config.type_labels.items():
         engine.set(TYPE_LABEL, name, label, label)

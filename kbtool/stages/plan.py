@@ -95,7 +95,7 @@ def outputs(
     pages = page_outputs(site, digests, reuse)
     taken = written_over(indexes, site.wiki.pages)
     indexes = [item for item in indexes if item.name not in taken]
-    rows = row_outputs(store, site, reuse.engine)
+    rows = row_outputs(store, site, reuse)
     return pages + indexes + rows + list(static_outputs()), taken
 
 

@@ -92,6 +92,10 @@ CHANGES: Reusable[tuple[str | None, str], list[Change]] = Reusable(
 LISTED: Reusable[
     tuple[tuple[str, ...], tuple[Listing, ...]], tuple[str, dict[str, tuple[Listing, bytes]]]
 ] = Reusable("listed", "(whole) every page's listing")
+#: the listings the output rows' inputs were last set from, by path (``stages/output_rows.py``)
+LISTED_SET: Reusable[None, dict[str, Listing]] = Reusable(
+    "listed set", "(whole) the listings the output rows' inputs were set from"
+)
 SIMILAR_LISTS: Reusable[str, dict[str, tuple[str, ...]]] = Reusable(
     "similar lists", "(whole) the digest of every page's listing"
 )
@@ -154,6 +158,7 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     OWN_FILLS,
     PREVIEWS,
     PLAN_INPUTS,
+    LISTED_SET,
     SITE_RECORD,
     SPARE,
 )
