@@ -102,7 +102,8 @@ def outputs(
 def written_over(indexes: list[IndexOutput | GraphOutput], pages: Container[str]) -> dict[str, str]:
     """The site's own pages whose file a page of ``pages`` has (a vault's note ``graph.md``,
     a note in a folder ``tags/``), each with that page's path: the page is published there
-    and the site's page left out, whichever of them a build would write last."""
+    and the site's page left out, in every build alike (else the one written last would
+    win, and a build after an edit could differ from a clean one)."""
     taken = {}
     for item in indexes:
         stem = item.name.removesuffix(".html")

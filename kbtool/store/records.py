@@ -49,8 +49,8 @@ def _page_encode(value: Any) -> bytes:
 
 
 JSON = Codec("json", _json_encode, _json_decode)
-#: pickles of plain data, no class at all (see kbtool.store.codec): read three to five times
-#: as fast as JSON
+#: pickles of plain data, no class at all (see kbtool.store.codec): read faster than JSON, a
+#: record of thousands of rows in a fifth of its time
 PLAIN = Codec("plain pickle", dump_plain, load_plain)
 #: a plain list, or nothing at all for an empty one: a run reads only records with something
 PLAIN_LIST = Codec(
