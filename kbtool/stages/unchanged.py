@@ -50,7 +50,7 @@ def last_check(run: Run, key: str) -> list[Diagnostic] | None:
 
 
 def remember_check(run: Run, key: str, wiki: Wiki, diagnostics: list[Diagnostic]) -> None:
-    _remember(run, _CHECK, key, wiki, {"diagnostics": _rows(diagnostics)})
+    _remember(run, _CHECK, key, wiki, {"diagnostics": [d.row() for d in diagnostics]})
 
 
 def unchanged_key(run: Run) -> str:
@@ -121,7 +121,7 @@ def remember_build(
     else:
         site_files = len(files) + index_files
     payload = {
-        "diagnostics": _rows(diagnostics),
+        "diagnostics": [d.row() for d in diagnostics],
         "pages": len(wiki.pages),
         "outputs": len(published),
         "copies": copies,
@@ -154,12 +154,6 @@ def _load(run: Run, key: str, name: str) -> dict[str, Any] | None:
         return payload if isinstance(payload, dict) else None
     except (ValueError, KeyError, TypeError, AttributeError):  # corrupt or foreign: recompute
         return None
-
-
-def _rows(diagnostics: list[Diagnostic]) -> list[tuple[Any, ...]]:
-    """Each diagnostic as a plain tuple, which the record's codec takes (a named tuple is a
-    class)."""
-    return [tuple(d) for d in diagnostics]
 
 
 def _diagnostics(rows: Any) -> list[Diagnostic] | None:
