@@ -82,6 +82,7 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    collector.collect_less_often()  # before the command's imports, which make thousands
     argv = sys.argv[1:] if argv is None else list(argv)
     parser = build_parser(_chosen_command(argv))
     try:
@@ -93,7 +94,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(f"kbtool.commands.{COMMANDS[args.command][0]}")
-    collector.collect_less_often()
     published = lifecycle.publications()
     started_in = os.getcwd()
     try:
