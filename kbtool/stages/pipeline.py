@@ -45,6 +45,7 @@ from kbtool.stages.search import index_site
 from kbtool.stages.similar import similar_pages
 from kbtool.stages.siteinfo import site_infos
 from kbtool.stages.unchanged import forget_build, remember_build
+from kbtool.stages.upkeep import set_page_inputs
 from kbtool.store.db import open_store
 from kbtool.store.records import OUTPUT
 from kbtool.wiki import Wiki
@@ -115,6 +116,7 @@ def _through_plan(run: Run, report: BuildReport, full: bool) -> _Planned | None:
         config, wiki, facts.infos, facts.listings, results, similar=similar, changes=changes
     )
     site = site.but(embeds=embedded(run, loaded, site, listed))
+    set_page_inputs(run, checked.facts)  # what the output rows read of every page
     trusted = store if run.use_store else None
     plan = plan_site(trusted, site, published, run.snapshot.digests(), reuse)
     if plan.left_out:

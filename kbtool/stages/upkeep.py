@@ -20,22 +20,28 @@ from kbtool.stages.run import Run
 def upkeep_diagnostics(run: Run, facts: Mapping[str, Facts], enabled: Enabled) -> list[Diagnostic]:
     """The diagnostics of ``WIKI_CHECKS`` at their default severities; ``facts``: every
     page's."""
+    wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
+    if not wanted:  # they are off by default: a check then sets none of their inputs
+        return []
+    engine = run.reuse.engine
+    set_page_inputs(run, facts)
+    if run.use_store:
+        load(engine, run.store, [NAMES, SKETCH, *(row.query for row in wanted)])
+    return run_rows(engine, wanted, enabled)
+
+
+def set_page_inputs(run: Run, facts: Mapping[str, Facts]) -> None:
+    """Set the inputs the checks of many pages and the output rows read: every page's path,
+    card and text, and the settings; ``facts``: every page's. A card set again as it was
+    starts no revision; a text's reader is made only for a new or changed text (it holds
+    that reader alone, not the snapshot)."""
     engine = run.reuse.engine
     digests = run.snapshot.digests()
-    # Every page's card and text are the inputs of the build's output rows too. A card set
-    # again as it was starts no revision; a text's reader is made only for a new or changed
-    # text (it holds that reader alone, not the snapshot).
     for path, f in facts.items():
         engine.set(CARD, path, *f.card)
     for path in engine.differing(TEXT, {path: digests[path] for path in facts}):
         engine.set_lazy(TEXT, path, digests[path], partial(_text, run.snapshot.reader(path)))
     set_pages(engine, facts, settings_of(run.config.duplicate_threshold))
-    wanted = [row for row in upkeep.WIKI_CHECKS if any(enabled(code) for code in row.codes)]
-    if not wanted:
-        return []
-    if run.use_store:
-        load(engine, run.store, [NAMES, SKETCH, *(row.query for row in wanted)])
-    return run_rows(engine, wanted, enabled)
 
 
 def _text(read: Callable[[], bytes]) -> str:
