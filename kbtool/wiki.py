@@ -96,7 +96,7 @@ class Wiki:
     checked: frozenset[str] | None = None
     #: The date each source page was ingested (``source-date``), for the sources that are not
     #: checked; None: read from the checked pages' files.
-    ingested: dict[str, date] | None = None
+    ingested: Mapping[str, date] | None = None
     #: Each page's type, tags and `updated`, for the pages that are stand-ins (the project
     #: rules read them); None: read from the pages.
     basics: Mapping[str, Basics] | None = None

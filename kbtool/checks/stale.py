@@ -71,13 +71,14 @@ def check_source_dates(wiki: Wiki) -> Iterator[Diagnostic]:
         if found.when is None:
             message = f"source date in {what} is {found.raw!r}, not a date like 2026-08-19"
             yield diagnostic("KB305", Span(path, found.line, found.col), message)
-    ingested = {path: found.when for path, found in dates.items() if found.when}
-    ingested = {**(wiki.ingested or {}), **ingested}
+    # The checked sources' own dates, else the stored ones (asked for the few cited).
+    own = {path: found.when for path, found in dates.items() if found.when}
+    stored = wiki.ingested or {}
     for item in wiki.links:
         page, target = item.page, item.target
         if page.kind != "wiki" or item.link.kind != "source" or target.status is not Status.OK:
             continue
-        cited = ingested.get(target.path or "")
+        cited = own.get(target.path or "") or stored.get(target.path or "")
         updated = _updated(page)
         if cited is None or updated is None or updated >= cited:
             continue

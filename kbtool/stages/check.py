@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from kbtool.checks import GRAPH_CHECKS, GRAPH_RULES, LINK_GRAPH, Enabled, unreadable_diagnostics
 from kbtool.checks.graph import PageLinks
@@ -55,6 +55,8 @@ from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ShownLink, Wiki
 
+V = TypeVar("V")
+
 
 @dataclass
 class CheckRun:
@@ -67,7 +69,7 @@ class CheckRun:
     #: the run's store holds this check's link table (not so when it could not be written)
     links_stored: bool = True
     #: every page's facts, by path
-    facts: dict[str, Facts] = field(default_factory=dict)
+    facts: Mapping[str, Facts] = field(default_factory=dict)
     #: the links of the pages checked now, as the site shows them
     shown: dict[str, tuple[ShownLink, ...]] = field(default_factory=dict)
 
@@ -169,8 +171,8 @@ def check_wiki(
     if generation is not None and run.generation() == generation:
         by_page = {**stored, **own} if start.held is not None else in_order(digests, stored, own)
         state = CheckState(
-            digests, keys_now, made.facts, made.pages, frozenset(stale), made.ingested,
-            made.basics, by_page,
+            digests, keys_now, _whole(made.facts), _whole(made.pages), frozenset(stale),
+            _whole(made.ingested), _whole(made.basics), by_page,
         )  # fmt: skip
         run.reuse.put(CHECK_STATE, WHOLE, (settings, generation), state)
     else:
@@ -181,6 +183,12 @@ def check_wiki(
         save(run.reuse.engine, store)
     diagnostics += rules.problems
     return CheckRun(diagnostics, wiki, len(stale), facts=made.facts, shown=checked.shown)
+
+
+def _whole(values: Mapping[str, V]) -> Mapping[str, V]:
+    """``values`` as a dictionary (those read when asked for, read in one batch): the
+    session patches it at its next check."""
+    return values if isinstance(values, dict) else dict(values.items())
 
 
 def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:

@@ -1,8 +1,10 @@
 """Where a check starts from: every page's record key, facts, stand-in and stored diagnostics,
 and which pages must be checked again.
 
-Made from the store, that is a pass over every page's records (or the values a session holds
-of them) at every save or keystroke. A session holds the whole of it from its check before
+Made from the store, that is a pass over every page's record keys (or the values a session
+holds of them) at every save or keystroke; a page's stored facts are decoded, and its stand-in
+made, only when the check asks for that page (after an edit, the pages the edited ones link
+to), or when a build asks for every page's. A session holds the whole of it from its check before
 (:class:`CheckState`) and patches it for the pages whose file changed: copying a dictionary
 is done in C. The state holds while the same pages are there, the settings and date are the
 same and no other process wrote to the store (its key: the generation of the store's known
@@ -11,21 +13,25 @@ keys); else the start is made from the store, as a one-shot check makes it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from typing import TypeVar, cast
 
 from kbtool.diagnostics import Diagnostic
 from kbtool.model import Page
 from kbtool.page_facts import Basics
+from kbtool.reuse.lazy import Lazy
 from kbtool.reuse.since import edited_since
 from kbtool.reuse.values import WHOLE
 from kbtool.stages.check_state import CheckState
-from kbtool.stages.facts import Facts, decode_facts
+from kbtool.stages.facts import Facts, decode_facts, facts_intact
 from kbtool.stages.reused import CHECK_KEYS, CHECK_STATE, PAGE_FACTS, STAND_INS
 from kbtool.stages.run import Run
 from kbtool.store.db import Store
 from kbtool.store.records import CHECK, FACTS
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,8 @@ def start_from_store(run: Run, settings: str) -> Start:
     removed = (with_facts | set(old_keys)) - set(digests)
     # Every page's facts: the stand-ins of the pages not checked again are made of them.
     old_facts = _stored_facts(run, with_facts, old_keys)
-    changed |= {p for p, facts in old_facts.items() if facts is None and p in digests}
+    damaged = {p for p, facts in old_facts.at_hand().items() if facts is None}
+    changed |= damaged & set(digests)
     return Start(keys_now, changed, removed, old_facts, stored_keys=old_keys)
 
 
@@ -86,25 +93,22 @@ class WikiPages:
     """What the wiki is made of: its pages (stand-ins but for those checked now), every
     page's facts, the sources' ingestion dates and every page's basics."""
 
-    pages: dict[str, Page]
-    facts: dict[str, Facts]
-    ingested: dict[str, date]
-    basics: dict[str, Basics]
+    pages: Mapping[str, Page]
+    facts: Mapping[str, Facts]
+    ingested: Mapping[str, date]
+    basics: Mapping[str, Basics]
 
 
 def wiki_pages(
     run: Run, start: Start, fresh: dict[str, Page], stale: set[str], new: dict[str, Facts]
 ) -> WikiPages:
     """The wiki's pages and facts: patched from the check before for the pages checked
-    then or now, else made of every page's stored facts."""
+    then or now, else made of every page's stored facts, each when first asked for."""
     digests, held = run.snapshot.digests(), start.held
     if held is None:
-        everyone = _stand_ins(run, start.facts, digests)
-        everyone.update(fresh)
-        facts = {p: f for p, f in {**start.facts, **new}.items() if f and p in digests}
-        ingested = {p: date.fromisoformat(f.ingested) for p, f in facts.items() if f.ingested}
-        basics = {p: f.basics for p, f in facts.items()}
-        return WikiPages({p: everyone[p] for p in sorted(everyone)}, facts, ingested, basics)
+        every = _every_facts(start.facts, new, digests)
+        dates, basics_of = FieldOfFacts(every, _ingested), FieldOfFacts(every, _basics)
+        return WikiPages(_stand_ins(run, every, fresh), every, dates, basics_of)
     facts = {**held.facts, **new}
     # The pages checked before and not now are stand-ins again, as a check from the store
     # would have them.
@@ -117,6 +121,49 @@ def wiki_pages(
             ingested.pop(path, None)
     basics = {**held.basics, **{path: f.basics for path, f in new.items()}}
     return WikiPages({**held.pages, **again, **fresh}, facts, ingested, basics)
+
+
+class FieldOfFacts(Mapping[str, T]):
+    """What ``field`` gives of each page's facts (a page it gives None of is not here), read
+    when asked for: the wiki asks few pages' dates and basics after an edit."""
+
+    def __init__(self, facts: Mapping[str, Facts], field: Callable[[Facts], T | None]) -> None:
+        self._facts, self._field = facts, field
+
+    def __getitem__(self, path: str) -> T:
+        value = self._field(self._facts[path])
+        if value is None:
+            raise KeyError(path)
+        return value
+
+    def __iter__(self) -> Iterator[str]:
+        return (path for path, facts in self._facts.items() if self._field(facts) is not None)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def _ingested(facts: Facts) -> date | None:
+    return date.fromisoformat(facts.ingested) if facts.ingested else None
+
+
+def _basics(facts: Facts) -> Basics:
+    return facts.basics
+
+
+def _every_facts(
+    stored: Mapping[str, Facts | None], new: dict[str, Facts], digests: Mapping[str, str]
+) -> Lazy[Facts, str]:
+    """Every page's facts: the new ones, else the stored ones (a damaged one is new)."""
+    order = [path for path in {**dict.fromkeys(stored), **new} if path in digests]
+    rest = {path: path for path in order if path not in new}
+
+    def get(batch: dict[str, str]) -> dict[str, Facts]:
+        if isinstance(stored, Lazy):  # decoded in one batch when all are asked for
+            return cast("dict[str, Facts]", stored.load(batch))
+        return {path: cast("Facts", stored[path]) for path in batch}
+
+    return Lazy(get, new, rest, order)
 
 
 def _stand_in(path: str, facts: Facts) -> Page:
@@ -139,12 +186,16 @@ def _check_keys(run: Run, settings: str, digests: dict[str, str]) -> dict[str, s
     return run.reuse.made_all(CHECK_KEYS, made_of, lambda _, made: CHECK.key(*made))
 
 
-def _stand_ins(
-    run: Run, facts: Mapping[str, Facts | None], digests: dict[str, str]
-) -> dict[str, Page]:
-    """A stand-in for each page with facts, reused while its facts are the same."""
-    made_of = ((path, f) for path, f in facts.items() if f is not None and path in digests)
-    return run.reuse.made_all(STAND_INS, made_of, lambda path, f: f.stand_in(path))
+def _stand_ins(run: Run, facts: Lazy[Facts, str], fresh: dict[str, Page]) -> Lazy[Page, str]:
+    """A stand-in for each page not checked now, made when first asked for and reused while
+    its facts are the same; the pages checked now as they are; by path."""
+
+    def make(batch: dict[str, str]) -> dict[str, Page]:
+        made_of = facts.load(batch).items()
+        return run.reuse.made_all(STAND_INS, made_of, lambda path, f: f.stand_in(path))
+
+    rest = {path: path for path in facts if path not in fresh}
+    return Lazy(make, fresh, rest, sorted(facts))
 
 
 def _with_facts(store: Store) -> set[str]:
@@ -153,9 +204,11 @@ def _with_facts(store: Store) -> set[str]:
     return {path for path, stored in store.keys(FACTS).items() if stored == key}
 
 
-def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict[str, Facts | None]:
-    """The stored facts of ``paths``: reused while the page's check record is the one they
-    were stored with, else read."""
+def _stored_facts(
+    run: Run, paths: set[str], check_keys: dict[str, str]
+) -> Lazy[Facts | None, bytes]:
+    """The stored facts of ``paths``, each decoded when first asked for (None: a damaged
+    record): reused while the page's check record is the one they were stored with."""
     found: dict[str, Facts | None] = {
         path: facts
         for path, (key, facts) in run.reuse.held(PAGE_FACTS).items()
@@ -163,10 +216,14 @@ def _stored_facts(run: Run, paths: set[str], check_keys: dict[str, str]) -> dict
     }
     rest = [path for path in paths if path not in found]
     records = run.store.some_of(FACTS, rest, len(paths))  # all of them in a new process
-    for path in rest:
-        if (record := records.get(path)) is None:
-            continue
-        found[path] = facts = decode_facts(record[1])
-        if facts is not None and path in check_keys:
-            run.reuse.put(PAGE_FACTS, path, check_keys[path], facts)
-    return found
+    encoded = {path: records[path][1] for path in rest if path in records}
+    found.update((path, None) for path, data in encoded.items() if not facts_intact(data))
+
+    def decode(batch: dict[str, bytes]) -> dict[str, Facts | None]:
+        decoded = {path: decode_facts(data) for path, data in batch.items()}
+        for path, facts in decoded.items():
+            if facts is not None and path in check_keys:
+                run.reuse.put(PAGE_FACTS, path, check_keys[path], facts)
+        return decoded
+
+    return Lazy(decode, found, {p: data for p, data in encoded.items() if p not in found})

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
 
@@ -21,12 +22,12 @@ class CheckState:
     #: each page's check record key, as stored
     keys: dict[str, str]
     #: each page's facts, as stored
-    facts: dict[str, Facts]
+    facts: Mapping[str, Facts]
     #: the wiki's pages by path, sorted: stand-ins, but for those in ``real``
-    pages: dict[str, Page]
+    pages: Mapping[str, Page]
     #: the pages checked, which ``pages`` holds as parsed (the others are stand-ins)
     real: frozenset[str]
-    ingested: dict[str, date]
-    basics: dict[str, Basics]
+    ingested: Mapping[str, date]
+    basics: Mapping[str, Basics]
     #: each page's own diagnostics, as stored
     own: dict[str, list[Diagnostic]]
