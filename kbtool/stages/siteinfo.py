@@ -230,9 +230,12 @@ def _previous(run: Run, keys: dict[str, str], refs: Mapping[str, Ref]) -> dict[s
     valid = (p for p, key in keys.items() if stored_keys.get(p) == key)
     found = run.reuse.got(LISTINGS, ((p, (keys[p], refs[p])) for p in valid))
     wanted = [p for p, key in keys.items() if p not in found and stored_keys.get(p) == key]
-    for path, (_, value) in run.store.some(LISTING, wanted).items():
+    records = run.store.some_of(LISTING, wanted, len(keys))  # all of them in a new process
+    for path in wanted:
+        if (record := records.get(path)) is None:
+            continue
         try:
-            found[path] = Listing.from_record(refs[path], LISTING.codec.decode(value))
+            found[path] = Listing.from_record(refs[path], LISTING.codec.decode(record[1]))
         except (KeyError, ValueError, TypeError):  # damaged or foreign: made again
             continue
         run.reuse.put(LISTINGS, path, (keys[path], refs[path]), found[path])
