@@ -4,11 +4,11 @@ and which pages must be checked again.
 Made from the store, that is a pass over every page's record keys (or the values a session
 holds of them) at every save or keystroke; a page's stored facts are decoded, and its stand-in
 made, only when the check asks for that page (after an edit, the pages the edited ones link
-to), or when a build asks for every page's. A session holds the whole of it from its check before
-(:class:`CheckState`) and patches it for the pages whose file changed: copying a dictionary
-is done in C. The state holds while the same pages are there, the settings and date are the
-same and no other process wrote to the store (its key: the generation of the store's known
-keys); else the start is made from the store, as a one-shot check makes it.
+to), or when a build asks for every page's. A session holds the whole of it from its check
+before (:class:`CheckState`) and patches it for the pages whose file changed: copying a
+dictionary is done in C. The state holds while the same pages are there, the settings and
+date are the same and no other process wrote to the store (its key: the generation of the
+store's known keys); else the start is made from the store, as a one-shot check makes it.
 """
 
 from __future__ import annotations
@@ -105,7 +105,8 @@ def wiki_pages(
     """The wiki's pages and facts: patched from the check before for the pages checked
     then or now, else made of every page's stored facts, each when first asked for."""
     digests, held = run.snapshot.digests(), start.held
-    if held is None:
+    if held is None:  # a start made from the store, whose facts are read when asked for
+        assert isinstance(start.facts, Lazy)
         every = _every_facts(start.facts, new, digests)
         dates, basics_of = FieldOfFacts(every, _ingested), FieldOfFacts(every, _basics)
         return WikiPages(_stand_ins(run, every, fresh), every, dates, basics_of)
@@ -152,18 +153,13 @@ def _basics(facts: Facts) -> Basics:
 
 
 def _every_facts(
-    stored: Mapping[str, Facts | None], new: dict[str, Facts], digests: Mapping[str, str]
+    stored: Lazy[Facts | None, bytes], new: dict[str, Facts], digests: Mapping[str, str]
 ) -> Lazy[Facts, str]:
-    """Every page's facts: the new ones, else the stored ones (a damaged one is new)."""
+    """Every page's facts: the new ones, else the stored ones (a damaged one is new, so
+    none of them is None)."""
     order = [path for path in {**dict.fromkeys(stored), **new} if path in digests]
     rest = {path: path for path in order if path not in new}
-
-    def get(batch: dict[str, str]) -> dict[str, Facts]:
-        if isinstance(stored, Lazy):  # decoded in one batch when all are asked for
-            return cast("dict[str, Facts]", stored.load(batch))
-        return {path: cast("Facts", stored[path]) for path in batch}
-
-    return Lazy(get, new, rest, order)
+    return Lazy(lambda batch: cast("dict[str, Facts]", stored.load(batch)), new, rest, order)
 
 
 def _stand_in(path: str, facts: Facts) -> Page:
@@ -191,8 +187,7 @@ def _stand_ins(run: Run, facts: Lazy[Facts, str], fresh: dict[str, Page]) -> Laz
     its facts are the same; the pages checked now as they are; by path."""
 
     def make(batch: dict[str, str]) -> dict[str, Page]:
-        made_of = facts.load(batch).items()
-        return run.reuse.made_all(STAND_INS, made_of, lambda path, f: f.stand_in(path))
+        return run.reuse.made_all(STAND_INS, facts.load(batch).items(), _stand_in)
 
     rest = {path: path for path in facts if path not in fresh}
     return Lazy(make, fresh, rest, sorted(facts))
