@@ -155,9 +155,11 @@ def _basics(facts: Facts) -> Basics:
 def _every_facts(
     stored: Lazy[Facts | None, bytes], new: dict[str, Facts], digests: Mapping[str, str]
 ) -> Lazy[Facts, str]:
-    """Every page's facts: the new ones, else the stored ones (a damaged one is new, so
-    none of them is None)."""
-    order = [path for path in {**dict.fromkeys(stored), **new} if path in digests]
+    """Every page's facts: the new ones, else the stored ones but the damaged (whose page is
+    new, unless it could not be read)."""
+    damaged = {path for path, facts in stored.at_hand().items() if facts is None}
+    every = {**dict.fromkeys(stored), **new}
+    order = [path for path in every if path in digests and (path in new or path not in damaged)]
     rest = {path: path for path in order if path not in new}
     return Lazy(lambda batch: cast("dict[str, Facts]", stored.load(batch)), new, rest, order)
 

@@ -11,6 +11,9 @@ import pytest
 
 import kbtool.stages.check_start
 from kbtool.cli import main
+from kbtool.stages.facts import decode_facts
+from kbtool.store.db import open_store
+from kbtool.store.records import FACTS
 from tests.stages.test_build import page, write
 
 PAGES = 40
@@ -61,5 +64,21 @@ def test_an_edit_decodes_the_facts_of_the_pages_it_reads_and_finds_what_a_cold_c
     assert any(line.startswith("wiki/p05.md") and "KB207" in line for line in found)
     # The edited page's own record, and the pages its links reach (for their anchors).
     assert 1 <= len(decoded) <= 3
+    shutil.rmtree(repo / ".kbtool")
+    assert check(repo, capsys) == found
+
+
+def test_a_page_whose_stored_facts_are_damaged_is_checked_again(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    check(repo, capsys)
+    with open_store(repo / ".kbtool") as store, store.transaction():
+        store.put(FACTS, [("wiki/p20.md", FACTS.key(), b"\xff\xfe not facts")])
+    edited = repo / "wiki/p19.md"  # links to p20.md#p20: its anchor needs p20's facts
+    edited.write_text(edited.read_text() + "\nOne more sentence.\n")
+    found = check(repo, capsys)
+    with open_store(repo / ".kbtool") as store:
+        stored = store.some(FACTS, ["wiki/p20.md"])["wiki/p20.md"][1]
+    assert decode_facts(stored) is not None  # the page was checked again, its facts kept
     shutil.rmtree(repo / ".kbtool")
     assert check(repo, capsys) == found
