@@ -179,12 +179,13 @@ class Wiki:
     def pages_with_stem(self, reader: str, stem: str) -> list[Page]:
         """The pages whose file name (without ``.md``) is ``stem``, in any case."""
         self._read(reader, f"stem:{stem.lower()}")
-        return self.by_stem.get(stem.lower(), [])
+        return [self.pages[path] for path in self.paths_by_stem.get(stem.lower(), ())]
 
-    def every_stem(self, reader: str) -> dict[str, list[Page]]:
-        """Every page by its stem (a hint compares a name with all of them)."""
+    def every_stem(self, reader: str) -> Mapping[str, list[str]]:
+        """Every page's stem, with the paths of its pages (a hint compares a name with all
+        of them)."""
         self._read(reader, "stems")
-        return self.by_stem
+        return self.paths_by_stem
 
     def stems_in(self, reader: str, folder: str, start: str) -> tuple[dict[str, str], list[str]]:
         """The pages of ``folder`` by stem, and the stems there that start with ``start``: the
@@ -204,7 +205,8 @@ class Wiki:
     def make_indexes(self) -> None:
         """Make now every index that resolving a link or a hint may ask for: a session reads
         ahead what its first rebuild would otherwise make while the author waits."""
-        _ = (self.by_stem, self.by_title, self.by_folder, self.by_folder_start)  # each made
+        _ = (self.by_stem, self.paths_by_stem, self.by_title, self.by_folder)  # each made
+        _ = self.by_folder_start
         self._made("by_basic", self._by_basic)
         if self.obsidian:
             self._vault_files()
@@ -248,6 +250,19 @@ class Wiki:
     @property
     def by_stem(self) -> dict[str, list[Page]]:
         return self._made("by_stem", lambda: self._index(lambda page: page.stem))
+
+    @property
+    def paths_by_stem(self) -> dict[str, list[str]]:
+        """The pages' paths by their stem, lowercase: made of the paths alone, so that a hint
+        or a link by name reads only the pages it finds."""
+        return self._made("paths_by_stem", self._paths_by_stem)
+
+    def _paths_by_stem(self) -> dict[str, list[str]]:
+        index: dict[str, list[str]] = {}
+        for path in self.pages:
+            stem = path.rsplit("/", 1)[-1].removesuffix(".md")
+            index.setdefault(stem.lower(), []).append(path)
+        return index
 
     @property
     def by_title(self) -> dict[str, list[Page]]:

@@ -57,12 +57,15 @@ def test_an_edit_decodes_the_facts_of_the_pages_it_reads_and_finds_what_a_cold_c
 ) -> None:
     check(repo, capsys)
     edited = repo / "wiki/p10.md"
-    edited.write_text(edited.read_text() + "\nOne more sentence, [a link](p20.md#nowhere).\n")
+    added = "\nOne more sentence, [a link](p20.md#nowhere), [a missing page](p98.md).\n"
+    edited.write_text(edited.read_text() + added)
     decoded.clear()
     found = check(repo, capsys)
     assert any(line.startswith("wiki/p10.md") and "KB208" in line for line in found)
+    assert any(line.startswith("wiki/p10.md") and "KB207" in line for line in found)
     assert any(line.startswith("wiki/p05.md") and "KB207" in line for line in found)
-    # The edited page's own record, and the pages its links reach (for their anchors).
+    # The edited page's own record, and the pages its links reach (for their anchors); the
+    # missing page's hint reads the pages' paths alone.
     assert 1 <= len(decoded) <= 3
     shutil.rmtree(repo / ".kbtool")
     assert check(repo, capsys) == found
