@@ -1,6 +1,6 @@
 """After an edit a one-shot ``kbtool check`` decodes the stored facts of the pages it reads
 (the edited page's, the pages its links reach), not every page's, and says what a cold
-check says."""
+check says; a page whose stored facts are damaged is checked again."""
 
 from __future__ import annotations
 
