@@ -83,6 +83,14 @@ def is_external(target: str) -> bool:
 _T = TypeVar("_T")
 
 
+def _grouped(items: Iterable[_T], name: Callable[[_T], str]) -> dict[str, list[_T]]:
+    """``items`` grouped by ``name(item)``, case-insensitively (wikilinks ignore case)."""
+    index: dict[str, list[_T]] = {}
+    for item in items:
+        index.setdefault(name(item).lower(), []).append(item)
+    return index
+
+
 @dataclass
 class Wiki:
     config: Config
@@ -205,8 +213,7 @@ class Wiki:
     def make_indexes(self) -> None:
         """Make now every index that resolving a link or a hint may ask for: a session reads
         ahead what its first rebuild would otherwise make while the author waits."""
-        _ = (self.by_stem, self.paths_by_stem, self.by_title, self.by_folder)  # each made
-        _ = self.by_folder_start
+        _ = (self.paths_by_stem, self.by_title, self.by_folder, self.by_folder_start)  # made
         self._made("by_basic", self._by_basic)
         if self.obsidian:
             self._vault_files()
@@ -240,33 +247,15 @@ class Wiki:
             return list(self.pages.values())
         return [self.pages[path] for path in self.pages if path in self.checked]
 
-    def _index(self, name: Callable[[Page], str]) -> dict[str, list[Page]]:
-        """Pages grouped by ``name(page)``, case-insensitively (wikilinks ignore case)."""
-        index: dict[str, list[Page]] = {}
-        for page in self.pages.values():
-            index.setdefault(name(page).lower(), []).append(page)
-        return index
-
-    @property
-    def by_stem(self) -> dict[str, list[Page]]:
-        return self._made("by_stem", lambda: self._index(lambda page: page.stem))
-
     @property
     def paths_by_stem(self) -> dict[str, list[str]]:
-        """The pages' paths by their stem, lowercase: made of the paths alone, so that a hint
-        or a link by name reads only the pages it finds."""
-        return self._made("paths_by_stem", self._paths_by_stem)
-
-    def _paths_by_stem(self) -> dict[str, list[str]]:
-        index: dict[str, list[str]] = {}
-        for path in self.pages:
-            stem = path.rsplit("/", 1)[-1].removesuffix(".md")
-            index.setdefault(stem.lower(), []).append(path)
-        return index
+        """The pages' paths by their stem: made of the paths alone, so that a hint or a link
+        by name reads only the pages it finds."""
+        return self._made("paths_by_stem", lambda: _grouped(self.pages, obsidian_links.note_name))
 
     @property
     def by_title(self) -> dict[str, list[Page]]:
-        return self._made("by_title", lambda: self._index(lambda page: page.title))
+        return self._made("by_title", lambda: _grouped(self.pages.values(), lambda p: p.title))
 
     @property
     def by_folder(self) -> dict[str, dict[str, str]]:
@@ -369,7 +358,7 @@ class Wiki:
             return self._resolve_by_name(reader, name.strip(), anchor.strip() or None)
         name = name.strip().removesuffix(".md")
         self._read(reader, f"stem:{name.lower()}", f"title:{name.lower()}")
-        matches = self.by_stem.get(name.lower()) or self.by_title.get(name.lower()) or []
+        matches = self.pages_with_stem(reader, name) or self.by_title.get(name.lower()) or []
         if len(matches) > 1:  # Prefer a wiki page over a source page of the same name.
             wiki_matches = [p for p in matches if p.kind == "wiki"]
             matches = wiki_matches or matches

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.wiki
 from kbtool.checks import run_checks
 from kbtool.config import load_config
 from kbtool.stages.load import load_wiki
@@ -67,7 +68,7 @@ def test_indexes_made_ahead_are_the_ones_resolution_reads(
     def none_made_again(*_: object) -> None:
         raise AssertionError("an index made again")
 
-    monkeypatch.setattr(wiki, "_index", none_made_again)
+    monkeypatch.setattr(kbtool.wiki, "_grouped", none_made_again)
     monkeypatch.setattr(wiki, "_by_folder", none_made_again)
     monkeypatch.setattr(wiki, "_by_folder_start", none_made_again)
     monkeypatch.setattr(wiki, "_by_basic", none_made_again)

@@ -197,9 +197,9 @@ def _wikilinks(
 ) -> types.CompletionList:
     name, hash_sign, anchor = prefix.partition("#")
     if hash_sign:
-        matches = state.wiki.by_stem.get(name.strip().lower()) or state.wiki.by_title.get(
-            name.strip().lower(), []
-        )
+        stem = name.strip().lower()
+        paths = state.wiki.paths_by_stem.get(stem, ())
+        matches = [state.wiki.pages[p] for p in paths] or state.wiki.by_title.get(stem, [])
         headings = matches[0].headings if matches else ()
         return _words(
             lines, line, col, anchor, [h.text for h in headings], types.CompletionItemKind.Reference

@@ -45,14 +45,14 @@ def test_stand_ins_and_indexes_are_kept_while_the_facts_are_the_same(tmp_path: P
     kept = Reuse()
     assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
     first = _check(tmp_path, kept)
-    by_stem = first.wiki.by_stem
+    by_stem = first.wiki.paths_by_stem
     (tmp_path / "wiki" / "a.md").write_text(_page("Page a", "Other words."))
     second = _check(tmp_path, kept)
     assert second.wiki.pages["wiki/c.md"] is first.wiki.pages["wiki/c.md"]
-    assert second.wiki._indexes.get("by_stem") is by_stem
+    assert second.wiki._indexes.get("paths_by_stem") is by_stem
     (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
     third = _check(tmp_path, kept)
-    assert "by_stem" not in third.wiki._indexes  # made again, from the pages as they are
+    assert "paths_by_stem" not in third.wiki._indexes  # made again, from the pages as they are
     assert third.wiki.pages["wiki/c.md"] is first.wiki.pages["wiki/c.md"]
     assert [p.title for p in third.wiki.by_title["a new title"]] == ["A new title"]
 
