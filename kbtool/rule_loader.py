@@ -92,8 +92,8 @@ _STAMPS_KEPT = 8
 def _entry_points(cache_dir: Path) -> list[EntryPoint]:
     """The group's entry points, looked up once per ``sys.path`` (a language server sees a
     package installed while it runs after a restart). Most projects install none: that
-    answer is kept in the cache folder while no folder of ``sys.path`` changed (installing
-    or upgrading a package changes its folder), so a check need not read every installed
+    answer is kept in the cache folder while ``sys.path`` and its packages' entry points are
+    the same (``_path_stamp``), so a check need not read every installed
     package's metadata (tens of milliseconds) to find none again."""
     key = tuple(sys.path)
     if key not in _points:
@@ -126,12 +126,28 @@ def _looked_up(cache_dir: Path) -> list[EntryPoint]:
 
 
 def _path_stamp() -> str:
-    """The folders of ``sys.path`` with their modification times."""
+    """What of ``sys.path`` entry points come from: its entries, each folder's packages
+    that declare some (their ``entry_points.txt``, with its time and size), and each
+    archive's time. A folder's own time is not used: the working folder, first on the path
+    under ``python -m``, changes at every build (the site is swapped in there)."""
     stamps = []
     for entry in sys.path:
+        stamps.append(entry)
         with contextlib.suppress(OSError):
-            stamps.append(f"{entry}\x00{os.stat(entry or '.').st_mtime_ns}")
+            if not os.path.isdir(entry or "."):
+                stamps.append(str(os.stat(entry).st_mtime_ns))
+                continue
+            with os.scandir(entry or ".") as children:
+                metadata = sorted(c.path for c in children if c.name.endswith(_METADATA))
+            for folder in metadata:
+                with contextlib.suppress(OSError):
+                    points = os.stat(os.path.join(folder, "entry_points.txt"))
+                    stamps.append(f"{folder}\x00{points.st_mtime_ns}\x00{points.st_size}")
     return "\n".join(stamps)
+
+
+#: the folders of an installed package's metadata
+_METADATA = (".dist-info", ".egg-info")
 
 
 def _digest(root: Path, files: list[tuple[str, Path]], points: list[Any]) -> str:

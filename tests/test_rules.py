@@ -5,6 +5,7 @@ a broken rule is one diagnostic naming it, never a crash."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sys
 import threading
@@ -413,6 +414,35 @@ def test_no_entry_point_found_is_remembered_while_no_folder_of_the_path_changes(
     (tmp_path / "site").mkdir()
     monkeypatch.syspath_prepend(str(tmp_path / "site"))  # a folder more: looked up again
     assert rule_loader._looked_up(tmp_path) == [] and len(looked) == 2
+
+
+def test_a_package_with_entry_points_is_seen_and_a_changed_working_folder_is_not(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A build swaps the site in the working folder (first on the path under ``python -m``),
+    which changes that folder's time but no entry point; installing a package that declares
+    entry points does change them."""
+    import importlib.metadata
+
+    from kbtool import rule_loader
+
+    looked: list[str] = []
+    monkeypatch.setattr(
+        importlib.metadata, "entry_points", lambda group: looked.append(group) or []
+    )
+    packages, cache = tmp_path / "packages", tmp_path / "cache"
+    packages.mkdir(), cache.mkdir()
+    monkeypatch.setattr(sys, "path", [str(packages), *sys.path])
+    assert rule_loader._looked_up(cache) == [] and len(looked) == 1
+    (packages / "site").mkdir()  # the working folder's time changes
+    os.utime(packages, ns=(1, 1))
+    assert rule_loader._looked_up(cache) == [] and len(looked) == 1
+    metadata = packages / "kbtool_rules_x-1.0.dist-info"
+    metadata.mkdir()
+    (metadata / "entry_points.txt").write_text("[kbtool.rules]\nx = x\n", encoding="utf-8")
+    assert rule_loader._looked_up(cache) == [] and len(looked) == 2
+    (metadata / "entry_points.txt").write_text("[kbtool.rules]\nx = xy\n", encoding="utf-8")
+    assert rule_loader._looked_up(cache) == [] and len(looked) == 3
 
 
 def test_two_ways_of_starting_that_take_turns_are_both_remembered(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from kbtool.search.text import SearchDoc
-from kbtool.search.tokens import CJK, CJK_SET, normalise
+from kbtool.search.tokens import CJK, is_cjk, normalise
 
 #: Characters shown before the first match, and in all.
 BEFORE = 40
@@ -23,7 +23,7 @@ Piece = tuple[str, bool]
 def _at_word_start(lower: str, i: int, needle: str) -> bool:
     """A word needle matches only at the start of a word: ``former`` is not in
     ``transformer``; a CJK needle matches anywhere."""
-    if needle[0] in CJK_SET or i == 0:
+    if is_cjk(needle[0]) or i == 0:
         return True
     return not _WORD_CHAR.match(lower[i - 1])
 

@@ -17,7 +17,7 @@ import math
 
 from kbtool.search.index import IndexFiles
 from kbtool.search.postings import SCALE, Entry
-from kbtool.search.tokens import CJK_SET, Element, Part
+from kbtool.search.tokens import Element, Part, is_cjk
 
 NEAR = 0.5
 #: Most extra positions between consecutive bigrams of a near match.
@@ -47,7 +47,7 @@ def _terms(index: IndexFiles, element: Element) -> tuple[list[str], bool]:
         terms = expanded if element.prefix in expanded else [element.prefix, *expanded]
     else:
         terms = list(element.terms)
-    fuzzy = len(word) >= FUZZY_LENGTH and word[0] not in CJK_SET and ":" not in word
+    fuzzy = len(word) >= FUZZY_LENGTH and not is_cjk(word[0]) and ":" not in word
     if fuzzy and not any(index.postings(t) for t in terms):
         return index.similar(word), True
     return terms, bool(element.prefix)
