@@ -1,5 +1,3 @@
-import sys
+from kbtool.cli import run
 
-from kbtool.cli import main
-
-sys.exit(main())
+run()

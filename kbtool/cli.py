@@ -12,6 +12,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from kbtool import __version__, collector, lifecycle
 from kbtool.errors import ConfigError, KbtoolError, UsageError
@@ -79,6 +80,11 @@ def build_parser(chosen: str | None = None) -> argparse.ArgumentParser:
         if name == chosen:
             importlib.import_module(f"kbtool.commands.{module}").add_arguments(command_parser)
     return parser
+
+
+def run() -> NoReturn:
+    """The ``kbtool`` script and ``python -m kbtool``: :func:`main`, then the process ends."""
+    lifecycle.exit_at_once(main())
 
 
 def main(argv: Sequence[str] | None = None) -> int:

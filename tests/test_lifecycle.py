@@ -145,3 +145,34 @@ def test_a_listener_is_told_of_each_site_swapped_in_while_it_listens() -> None:
         lifecycle.note_published()
     lifecycle.note_published()
     assert len(heard) == 2 and heard[1] == heard[0] + 1
+
+
+_ENDING = """
+import atexit, sys, threading
+from kbtool import lifecycle
+
+class Held:
+    def __del__(self):
+        print("freed", flush=True)
+
+held = Held()  # freed by the interpreter's teardown, if it runs
+atexit.register(print, "handler ran")
+print("output", end="")
+if sys.argv[1] == "thread":
+    threading.Thread(target=threading.Event().wait, args=(0.2,)).start()
+lifecycle.exit_at_once(3)
+"""
+
+
+@pytest.mark.parametrize("threads", ["alone", "thread"])
+def test_the_process_ends_with_its_code_its_output_and_handlers_and_no_teardown_when_alone(
+    threads: str,
+) -> None:
+    """A one-shot command ends without the teardown that frees every object one by one; a
+    thread still running gets the usual exit, which waits for it."""
+    done = subprocess.run(
+        [sys.executable, "-c", _ENDING, threads], capture_output=True, text=True, timeout=30
+    )
+    assert done.returncode == 3
+    assert done.stdout.startswith("outputhandler ran\n")
+    assert ("freed" in done.stdout) == (threads == "thread")
