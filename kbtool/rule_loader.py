@@ -125,6 +125,10 @@ def _looked_up(cache_dir: Path) -> list[EntryPoint]:
     return found
 
 
+#: the folders of an installed package's metadata
+_METADATA = (".dist-info", ".egg-info")
+
+
 def _path_stamp() -> str:
     """What of ``sys.path`` entry points come from: its entries, each folder's packages
     that declare some (their ``entry_points.txt``, with its time and size), and each
@@ -144,10 +148,6 @@ def _path_stamp() -> str:
                     points = os.stat(os.path.join(folder, "entry_points.txt"))
                     stamps.append(f"{folder}\x00{points.st_mtime_ns}\x00{points.st_size}")
     return "\n".join(stamps)
-
-
-#: the folders of an installed package's metadata
-_METADATA = (".dist-info", ".egg-info")
 
 
 def _digest(root: Path, files: list[tuple[str, Path]], points: list[Any]) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from kbtool.search.engine import IndexFiles, hits, rank
 from kbtool.search.excerpt import excerpt, plain_text
-from kbtool.search.tokens import parse_query
+from kbtool.search.tokens import CJK, is_cjk, parse_query
 from tests.search.support import build, doc, found
 
 BAD_QUERIES = [
@@ -75,3 +76,12 @@ def test_excerpt_marks_whole_words_and_cjk_runs() -> None:
     pieces = excerpt(long, ["目标词"])
     assert pieces[0] == ("…", False) and pieces[-1] == ("…", False)
     assert 100 < len(plain_text(pieces)) < 200
+
+
+def test_is_cjk_agrees_with_the_tokens_cjk_class_on_every_character() -> None:
+    """The table behind ``is_cjk`` and the regular expression class the tokens (and
+    search.js) use name the same characters."""
+    cjk_class = re.compile(f"[{CJK}]")
+    for code in range(0x110000):
+        char = chr(code)
+        assert is_cjk(char) == bool(cjk_class.match(char)), hex(code)
