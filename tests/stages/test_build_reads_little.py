@@ -10,8 +10,9 @@ import pytest
 
 import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
-import kbtool.store.codec
+from kbtool.model import Page
 from kbtool.stages.publish.stored_spare import FOLDER
+from tests.stages.calls import recorded
 from tests.stages.test_build import build, small_wiki, write
 
 
@@ -26,30 +27,17 @@ def repo(tmp_path: Path) -> Path:
 @pytest.fixture
 def pages_read(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The path of every page record unpickled from now on."""
-    read: list[str] = []
-    real = kbtool.store.codec.load_page
+    return recorded(monkeypatch, kbtool.stages.stored_pages, "load_page", _path_of)
 
-    def load_page(data: bytes):  # type: ignore[no-untyped-def]
-        page = real(data)
-        read.append(page.path if page is not None else "?")
-        return page
 
-    monkeypatch.setattr(kbtool.stages.stored_pages, "load_page", load_page)
-    return read
+def _path_of(page: Page | None) -> str:
+    return page.path if page is not None else "?"
 
 
 @pytest.fixture
 def indexes_made(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """One entry each time the index pages' and the graph's data are made."""
-    made: list[int] = []
-    real = kbtool.stages.index_plan._made
-
-    def counted(site):  # type: ignore[no-untyped-def]
-        made.append(1)
-        return real(site)
-
-    monkeypatch.setattr(kbtool.stages.index_plan, "_made", counted)
-    return made
+    return recorded(monkeypatch, kbtool.stages.index_plan, "_made")
 
 
 def _append(repo: Path, path: str, text: str) -> None:

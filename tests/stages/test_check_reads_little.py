@@ -14,6 +14,7 @@ from kbtool.cli import main
 from kbtool.stages.facts import decode_facts
 from kbtool.store.db import open_store
 from kbtool.store.records import FACTS
+from tests.stages.calls import recorded
 from tests.stages.test_build import page, write
 
 PAGES = 40
@@ -35,15 +36,7 @@ def repo(tmp_path: Path) -> Path:
 @pytest.fixture
 def decoded(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """One entry each time a page's stored facts are decoded."""
-    calls: list[int] = []
-    real = kbtool.stages.check_start.decode_facts
-
-    def counted(data: bytes):  # type: ignore[no-untyped-def]
-        calls.append(1)
-        return real(data)
-
-    monkeypatch.setattr(kbtool.stages.check_start, "decode_facts", counted)
-    return calls
+    return recorded(monkeypatch, kbtool.stages.check_start, "decode_facts")
 
 
 def check(root: Path, capsys: pytest.CaptureFixture[str]) -> list[str]:
