@@ -47,6 +47,8 @@ class Start:
     held: CheckState | None = None
     #: the store's check record keys (read only when not patched)
     stored_keys: dict[str, str] = field(default_factory=dict)
+    #: the pages whose stored facts are damaged (checked again, unless gone)
+    damaged: frozenset[str] = frozenset()
 
 
 def start_from_held(run: Run, settings: str, generation: int | None) -> Start | None:
@@ -83,9 +85,9 @@ def start_from_store(run: Run, settings: str) -> Start:
     removed = (with_facts | set(old_keys)) - set(digests)
     # Every page's facts: the stand-ins of the pages not checked again are made of them.
     old_facts = _stored_facts(run, with_facts, old_keys)
-    damaged = {p for p, facts in old_facts.at_hand().items() if facts is None}
+    damaged = frozenset(p for p, facts in old_facts.at_hand().items() if facts is None)
     changed |= damaged & set(digests)
-    return Start(keys_now, changed, removed, old_facts, stored_keys=old_keys)
+    return Start(keys_now, changed, removed, old_facts, stored_keys=old_keys, damaged=damaged)
 
 
 @dataclass(frozen=True)
@@ -107,7 +109,7 @@ def wiki_pages(
     digests, held = run.snapshot.digests(), start.held
     if held is None:  # a start made from the store, whose facts are read when asked for
         assert isinstance(start.facts, Lazy)
-        every = _every_facts(start.facts, new, digests)
+        every = _every_facts(start.facts, new, digests, start.damaged)
         dates, basics_of = FieldOfFacts(every, _ingested), FieldOfFacts(every, _basics)
         return WikiPages(_stand_ins(run, every, fresh), every, dates, basics_of)
     facts = {**held.facts, **new}
@@ -153,11 +155,13 @@ def _basics(facts: Facts) -> Basics:
 
 
 def _every_facts(
-    stored: Lazy[Facts | None, bytes], new: dict[str, Facts], digests: Mapping[str, str]
+    stored: Lazy[Facts | None, bytes],
+    new: dict[str, Facts],
+    digests: Mapping[str, str],
+    damaged: frozenset[str],
 ) -> Lazy[Facts, str]:
-    """Every page's facts: the new ones, else the stored ones but the damaged (whose page is
-    new, unless it could not be read)."""
-    damaged = {path for path, facts in stored.at_hand().items() if facts is None}
+    """Every page's facts: the new ones, else the stored ones but the ``damaged`` (whose
+    page is new, unless it could not be read)."""
     every = {**dict.fromkeys(stored), **new}
     order = [path for path in every if path in digests and (path in new or path not in damaged)]
     rest = {path: path for path in order if path not in new}
