@@ -12,7 +12,7 @@ the package build puts that folder in the wheel.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable
 from html import escape
 
 from kbtool.diagnostics import Diagnostic
@@ -45,16 +45,17 @@ def vendor_files() -> dict[str, bytes]:
     }
 
 
-def diagram_diagnostics(pages: Mapping[str, Page]) -> list[Diagnostic]:
-    """One KB510 warning when pages have diagrams but Mermaid is not installed."""
+def diagram_lines(page: Page) -> tuple[int, ...]:
+    """The lines of the page's Mermaid diagrams (of their fences)."""
+    return tuple(cell.fence_line for cell in page.cells if cell.language == "mermaid")
+
+
+def diagram_diagnostics(diagrams: Iterable[tuple[str, int]]) -> list[Diagnostic]:
+    """One KB510 warning when pages have diagrams but Mermaid is not installed;
+    ``diagrams``: each diagram's page and line, read only then."""
     if MERMAID.is_file():
         return []
-    found = [
-        (page.path, cell.fence_line)
-        for page in sorted(pages.values(), key=lambda p: p.path)
-        for cell in page.cells
-        if cell.language == "mermaid"
-    ]
+    found = sorted(diagrams)
     if not found:
         return []
     path, line = found[0]

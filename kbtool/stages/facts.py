@@ -1,8 +1,8 @@
 """A page's facts: what the checks of other pages may read of it (its kind, title, heading
 slugs, ingestion date; for the project's rules, its type, tags and `updated`), and what a
-build needs of a page it does not read (its type, whether it runs cells). A stand-in page
-made of them answers link resolution as the page would. Every run reads every page's facts,
-so their record is a few strings joined by NUL.
+build needs of a page it does not read (its type, whether it runs cells, its diagrams'
+lines). A stand-in page made of them answers link resolution as the page would. Every run
+reads every page's facts, so their record is a few strings joined by NUL.
 """
 
 from __future__ import annotations
@@ -20,13 +20,14 @@ from kbtool.model import Page
 from kbtool.obsidian_links import link_anchors
 from kbtool.page_facts import Basics, basic_names, near_fact
 from kbtool.parse.fields import aliases_of
+from kbtool.render.diagrams import diagram_lines
 
 
 @dataclass(frozen=True)
 class Facts:
     """What the checks of other pages may read of a page (its type, tags and `updated` only
-    the project's rules read); and, not compared (no check reads it), what a build needs of a
-    page it does not read: whether it runs cells."""
+    the project's rules read); and, not compared (no check reads them), what a build needs
+    of a page it does not read: whether it runs cells, where its diagrams are."""
 
     kind: str
     title: str
@@ -40,6 +41,8 @@ class Facts:
     updated: str = ""
     #: the page's `aliases` (no link resolves by them: read by the upkeep checks only)
     aliases: tuple[str, ...] = field(default=(), compare=False)
+    #: the lines of its Mermaid diagrams (a build without Mermaid warns of them, KB510)
+    diagrams: tuple[int, ...] = field(default=(), compare=False)
 
     @classmethod
     def of(cls, config: Config, page: Page, read: Callable[[], bytes]) -> Facts:
@@ -59,6 +62,7 @@ class Facts:
             basics.tags,
             basics.updated,
             aliases_of(page),
+            diagram_lines(page),
         )
 
     @property
@@ -124,26 +128,35 @@ def decode_facts(data: bytes) -> Facts | None:
     """Facts stored as their fields joined by NUL, which no title or slug holds: every run
     reads the facts of every page, so they must decode fast."""
     try:
-        kind, title, ingested, type_, runs, tags, updated, aliases, *slugs = data.decode(
+        kind, title, ingested, type_, runs, tags, updated, aliases, diagrams, *slugs = data.decode(
             "utf-8"
         ).split("\x00")
     except (UnicodeDecodeError, ValueError):
         return None
+    lines = _lines(diagrams)
+    if lines is None:
+        return None
     tagged = tuple(tags.split("\x01")) if tags else ()
     names = tuple(aliases.split("\x01")) if aliases else ()
-    return Facts(kind, title, tuple(slugs), ingested, type_, runs == "1", tagged, updated, names)
+    return Facts(
+        kind, title, tuple(slugs), ingested, type_, runs == "1", tagged, updated, names, lines
+    )
 
 
 def facts_intact(data: bytes) -> bool:
     """Whether :func:`decode_facts` decodes ``data``, told without making the facts (a check
     after an edit decodes those of the few pages it reads)."""
-    if data.count(b"\x00") < 7:
-        return False
     try:
-        data.decode("utf-8")
+        fields = data.decode("utf-8").split("\x00", 9)
     except UnicodeDecodeError:
         return False
-    return True
+    return len(fields) >= 9 and _lines(fields[8]) is not None
+
+
+def _lines(field: str) -> tuple[int, ...] | None:
+    """The line numbers a record's field holds; None if it is damaged."""
+    numbers = field.split("\x01") if field else []
+    return tuple(map(int, numbers)) if all(n.isdecimal() for n in numbers) else None
 
 
 def encode_facts(facts: Facts) -> bytes:
@@ -151,5 +164,5 @@ def encode_facts(facts: Facts) -> bytes:
     tags = "\x01".join(tag.replace("\x00", "").replace("\x01", "") for tag in facts.tags)
     aliases = "\x01".join(a.replace("\x01", "") for a in facts.aliases)
     fields = [facts.kind, facts.title, facts.ingested, facts.type, runs, tags, facts.updated]
-    fields += [aliases, *facts.slugs]
+    fields += [aliases, "\x01".join(map(str, facts.diagrams)), *facts.slugs]
     return "\x00".join(fields).encode("utf-8")

@@ -284,7 +284,8 @@ def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
     error stops the build."""
     report.pages = len(loaded.pages)
     checked = check_wiki(run, pages=loaded.pages)
-    found = checked.diagnostics + diagram_diagnostics(loaded.pages)
+    diagrams = ((path, line) for path, f in checked.facts.items() for line in f.diagrams)
+    found = checked.diagnostics + diagram_diagnostics(diagrams)
     report.diagnostics = filter_diagnostics(found, run.config)
     run.clock.lap("check")
     return None if report.errors else checked

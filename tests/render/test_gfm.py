@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
 from kbtool.config import Config
+from kbtool.model import Page
 from kbtool.parse.markdown import markdown_parser
 from kbtool.render import diagrams
 from kbtool.render.fill import RenderedBody
@@ -160,12 +162,16 @@ def _wiki_with_diagrams(tmp_path: Path, count: int) -> Config:
     return Config(root=tmp_path)
 
 
+def _diagrams(pages: Mapping[str, Page]) -> list[tuple[str, int]]:
+    return [(path, line) for path, page in pages.items() for line in diagrams.diagram_lines(page)]
+
+
 def test_missing_mermaid_is_one_warning_for_the_whole_build(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 3), jobs=1, use_store=False)
-    [warning] = diagrams.diagram_diagnostics(wiki.pages)
+    [warning] = diagrams.diagram_diagnostics(_diagrams(wiki.pages))
     assert (warning.code, warning.severity, warning.path) == ("KB510", "warning", "wiki/p0.md")
     assert warning.line == 8 and "3 Mermaid diagram(s) on 3 page(s)" in warning.message
 
@@ -175,12 +181,12 @@ def test_no_warning_without_diagrams_or_with_mermaid(
 ) -> None:
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 0), jobs=1, use_store=False)
     monkeypatch.setattr(diagrams, "MERMAID", tmp_path / "absent.js")
-    assert diagrams.diagram_diagnostics(wiki.pages) == []
+    assert diagrams.diagram_diagnostics(_diagrams(wiki.pages)) == []
     present = tmp_path / "mermaid.min.js"
     present.write_text("// mermaid")
     monkeypatch.setattr(diagrams, "MERMAID", present)
     wiki = load_wiki(_wiki_with_diagrams(tmp_path, 1), jobs=1, use_store=False)
-    assert diagrams.diagram_diagnostics(wiki.pages) == []
+    assert diagrams.diagram_diagnostics(_diagrams(wiki.pages)) == []
 
 
 def test_the_site_ships_what_vendor_holds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

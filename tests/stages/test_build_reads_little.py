@@ -11,6 +11,7 @@ import pytest
 import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
 from kbtool.model import Page
+from kbtool.render import diagrams
 from kbtool.stages.publish.stored_spare import FOLDER
 from tests.stages.calls import recorded
 from tests.stages.test_build import build, small_wiki, write
@@ -103,3 +104,21 @@ def test_a_new_link_between_pages_makes_the_indexes_again(
     _append(repo, "wiki/entities/karpathy.md", "\nSee [Mamba](../concepts/mamba.md).\n")
     assert build(repo).ok
     assert indexes_made == [1]
+
+
+def test_without_mermaid_an_edit_warns_of_every_diagram_and_reads_no_other_page(
+    repo: Path, pages_read: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """KB510 counts the diagrams of every page, as a cold build does, from their facts."""
+    diagram = "\n```mermaid\ngraph TD\n  a-->b\n```\n"
+    _append(repo, "wiki/concepts/mamba.md", diagram + "\nText.\n" + diagram)
+    assert build(repo).published
+    monkeypatch.setattr(diagrams, "MERMAID", repo / "absent.js")
+    _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
+    pages_read.clear()
+    [warning] = [d for d in build(repo).diagnostics if d.code == "KB510"]
+    assert set(pages_read) <= {"wiki/entities/karpathy.md", "wiki/concepts/transformer.md"}
+    cold = build(repo, full=True)
+    assert [d for d in cold.diagnostics if d.code == "KB510"] == [warning]
+    assert (warning.path, warning.line) == ("wiki/concepts/mamba.md", 15)
+    assert "2 Mermaid diagram(s) on 1 page(s)" in warning.message
