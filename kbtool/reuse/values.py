@@ -44,6 +44,9 @@ class Reuse:
     keys: KnownKeys = field(default_factory=KnownKeys)
     #: the engine, whose values verify themselves (``engine/``)
     engine: Engine = field(default_factory=Engine)
+    #: made for one run of a one-shot command, which no run reads after: a value held only
+    #: for the next run (a session's patched check state) is not made
+    one_run: bool = False
     _held: dict[str, dict[str, tuple[Any, Any]]] = field(default_factory=dict)
 
     def _of(self, value: Reusable[K, V]) -> dict[str, tuple[K, V]]:

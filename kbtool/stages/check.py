@@ -167,8 +167,9 @@ def check_wiki(
         run.reuse.drop(CHECK_STATE, WHOLE)
         return replace(afresh, links_stored=False)
     # Held for the next check while the store is as this one leaves it: not when another
-    # process wrote during this one (its own writes then forgot the known keys).
-    if generation is not None and run.generation() == generation:
+    # process wrote during this one (its own writes then forgot the known keys), nor when
+    # no check comes next (a one-shot build's).
+    if generation is not None and not run.reuse.one_run and run.generation() == generation:
         by_page = {**stored, **own} if start.held is not None else in_order(digests, stored, own)
         state = CheckState(
             digests, keys_now, _whole(made.facts), _whole(made.pages), frozenset(stale),

@@ -59,7 +59,7 @@ def _build(
 ) -> BuildReport:
     site_dir = config.site_path
     report = BuildReport(ok=False, site_dir=site_dir)
-    reuse = Reuse() if reuse is None else reuse
+    reuse = Reuse(one_run=True) if reuse is None else reuse
     with build_lock(config.cache_path), open_store(config.cache_path) as store:
         store.keep_keys(reuse.keys)
         held = reuse.get(SPARE, WHOLE, str(site_dir))

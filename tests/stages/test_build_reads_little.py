@@ -8,10 +8,12 @@ from pathlib import Path
 
 import pytest
 
+import kbtool.stages.check
 import kbtool.stages.index_plan
 import kbtool.stages.stored_pages
 from kbtool.model import Page
 from kbtool.render import diagrams
+from kbtool.reuse.values import Reuse
 from kbtool.stages.publish.stored_spare import FOLDER
 from tests.stages.calls import recorded
 from tests.stages.test_build import build, small_wiki, write
@@ -122,3 +124,15 @@ def test_without_mermaid_an_edit_warns_of_every_diagram_and_reads_no_other_page(
     assert [d for d in cold.diagnostics if d.code == "KB510"] == [warning]
     assert (warning.path, warning.line) == ("wiki/concepts/mamba.md", 15)
     assert "2 Mermaid diagram(s) on 1 page(s)" in warning.message
+
+
+def test_a_one_shot_build_holds_no_check_state_for_a_next_check_but_a_session_does(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The state a session's next check patches holds every page's stand-in: a one-shot
+    build, after which no check comes, does not make it."""
+    states = recorded(monkeypatch, kbtool.stages.check, "CheckState")
+    _append(repo, "wiki/entities/karpathy.md", "\nOne more sentence.\n")
+    assert build(repo).published and states == []
+    _append(repo, "wiki/entities/karpathy.md", "\nAnd another.\n")
+    assert build(repo, reuse=Reuse()).published and states == [1]
