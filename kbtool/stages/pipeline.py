@@ -4,6 +4,7 @@ when the scan found something changed)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import NamedTuple
 
@@ -21,6 +22,7 @@ from kbtool.stages.build_report import BuildReport
 from kbtool.stages.cells import run_cells
 from kbtool.stages.check import CheckRun, check_wiki
 from kbtool.stages.embeds import embedded
+from kbtool.stages.facts import Facts
 from kbtool.stages.history import site_changes
 from kbtool.stages.listed import listings_digest
 from kbtool.stages.load import Loaded, load_pages
@@ -284,11 +286,17 @@ def _gate(run: Run, loaded: Loaded, report: BuildReport) -> CheckRun | None:
     error stops the build."""
     report.pages = len(loaded.pages)
     checked = check_wiki(run, pages=loaded.pages)
-    diagrams = ((path, line) for path, f in checked.facts.items() for line in f.diagrams)
-    found = checked.diagnostics + diagram_diagnostics(diagrams)
+    found = checked.diagnostics + diagram_diagnostics(_diagrams(checked.facts))
     report.diagnostics = filter_diagnostics(found, run.config)
     run.clock.lap("check")
     return None if report.errors else checked
+
+
+def _diagrams(facts: Mapping[str, Facts]) -> Iterator[tuple[str, int]]:
+    """Each diagram's page and line, from every page's facts (read only when iterated)."""
+    for path, page_facts in facts.items():
+        for line in page_facts.diagrams:
+            yield path, line
 
 
 def _cells(
