@@ -138,9 +138,14 @@ class Page:
 
     @property
     def stem(self) -> str:
-        name = self.path.rsplit("/", 1)[-1]
-        return name[:-3] if name.endswith(".md") else name
+        return stem_of(self.path)
 
     @property
     def python_cells(self) -> tuple[Cell, ...]:
         return tuple(c for c in self.cells if c.is_python)
+
+
+def stem_of(path: str) -> str:
+    """A page's file name without ``.md``: the name a wikilink writes."""
+    name = path.rsplit("/", 1)[-1]
+    return name[:-3] if name.endswith(".md") else name

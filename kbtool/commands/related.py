@@ -22,7 +22,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.render.related import related_pages
+    from kbtool.parse.fields import tags_of
+    from kbtool.render.related import pages_graph, related_pages
+    from kbtool.report.graph import backlinks
     from kbtool.stages.load import load_wiki
 
     config = load_project_config(args)
@@ -31,7 +33,9 @@ def run(args: argparse.Namespace) -> int:
     page = wiki.pages.get(path)
     if page is None:
         raise UsageError(f"{args.page} is not a page of the wiki")
-    found = related_pages(wiki, path, max(args.limit, 0))
+    kinds = {other: page.kind for other, page in wiki.pages.items()}
+    graph = pages_graph({p: tags_of(page) for p, page in wiki.pages.items()}, backlinks(wiki))
+    found = related_pages(kinds, graph, path, max(args.limit, 0))
     folder = posixpath.dirname(path) or "."
     rows = [
         {

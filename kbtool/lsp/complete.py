@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Iterable
 from urllib.parse import quote
@@ -13,8 +12,8 @@ from lsprotocol import types
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
 from kbtool.lsp.vault_complete import body_link_anchors, complete_wikilink
-from kbtool.model import Link, Page, Span
-from kbtool.parse.fields import tags_of
+from kbtool.model import Link, Page, Span, stem_of
+from kbtool.render.urls import relative_path
 from kbtool.wiki import Status
 
 #: Answers are cut here (the client asks again as the author types more).
@@ -85,7 +84,7 @@ def _in_frontmatter(
         first = state.related(path) if key == "related" and path in state.pages else []
         return _targets(state, path, page, lines, line, col, prefix, kind, first)
     if key == "tags":
-        tags = {tag for other in state.pages.values() for tag in tags_of(other)}
+        tags = {tag for facts in state.facts.values() for tag in facts.tags}
         return _words(lines, line, col, prefix, sorted(tags), types.CompletionItemKind.Keyword)
     if key == "type":
         return _words(
@@ -117,16 +116,15 @@ def _targets(
         return _anchors(state, path, page, lines, line, col, prefix)
     wanted = prefix.lower()
     items = []
-    folder = posixpath.dirname(path) or "."
-    ahead = [state.pages[p] for p in first if p in state.pages]
-    rest = (other for other in state.pages.values() if other.path not in first)
-    for other in (*ahead, *rest):
-        if other.path == path or (kind is not None and other.kind != kind):
+    ahead = [(p, state.facts[p]) for p in first if p in state.facts]
+    rest = ((p, facts) for p, facts in state.facts.items() if p not in first)
+    for other, facts in (*ahead, *rest):
+        if other == path or (kind is not None and facts.kind != kind):
             continue
-        relative = posixpath.relpath(other.path, folder)
-        if wanted and wanted not in relative.lower() and wanted not in other.title.lower():
+        relative = relative_path(path, other)
+        if wanted and wanted not in relative.lower() and wanted not in facts.title.lower():
             continue
-        items.append((relative, other))
+        items.append((relative, other, facts.title))
         if len(items) > LIMIT:
             break
     rank = {p: n for n, p in enumerate(first)}
@@ -137,20 +135,30 @@ def _targets(
         is_incomplete=len(items) > LIMIT,
         items=[
             types.CompletionItem(
-                label=other.title,
+                label=title,
                 label_details=types.CompletionItemLabelDetails(description=relative),
                 kind=types.CompletionItemKind.File,
                 detail=relative,
-                documentation=_summary(other),
-                filter_text=f"{relative} {other.title}",
-                sort_text=f"0 {rank[other.path]:03d}" if other.path in rank else f"1 {relative}",
+                filter_text=f"{relative} {title}",
+                sort_text=f"0 {rank[other]:03d}" if other in rank else f"1 {relative}",
                 text_edit=types.TextEdit(
                     range=where, new_text=_encoded(relative) if in_body else relative
                 ),
+                data={"path": other},  # its summary, when the editor shows it (`resolve`)
             )
-            for relative, other in items[:LIMIT]
+            for relative, other, title in items[:LIMIT]
         ],
     )
+
+
+def resolve(state: WikiState, item: types.CompletionItem) -> types.CompletionItem:
+    """A listed page's summary as the item's documentation, read when the editor shows the
+    item: listing them all would read every page."""
+    path = item.data.get("path") if isinstance(item.data, dict) else None
+    page = state.pages_of([path]).get(path) if isinstance(path, str) else None
+    if page is not None:
+        item.documentation = _summary(page)
+    return item
 
 
 def _encoded(path: str) -> str:
@@ -206,23 +214,23 @@ def _wikilinks(
         )
     wanted = name.lower()
     found = [
-        p
-        for p in state.pages.values()
-        if not wanted or wanted in p.stem.lower() or wanted in p.title.lower()
+        (stem_of(p), p, facts.title)
+        for p, facts in state.facts.items()
+        if not wanted or wanted in stem_of(p).lower() or wanted in facts.title.lower()
     ]
     where = _edit_range(lines, line, col, name)
     return types.CompletionList(
         is_incomplete=len(found) > LIMIT,
         items=[
             types.CompletionItem(
-                label=p.title,
-                label_details=types.CompletionItemLabelDetails(description=p.stem),
+                label=title,
+                label_details=types.CompletionItemLabelDetails(description=stem),
                 kind=types.CompletionItemKind.File,
-                detail=p.path,
-                filter_text=f"{p.stem} {p.title}",
-                text_edit=types.TextEdit(range=where, new_text=p.stem),
+                detail=p,
+                filter_text=f"{stem} {title}",
+                text_edit=types.TextEdit(range=where, new_text=stem),
             )
-            for p in found[:LIMIT]
+            for stem, p, title in found[:LIMIT]
         ],
     )
 

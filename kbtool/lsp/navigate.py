@@ -146,18 +146,18 @@ def document_symbols(state: WikiState, path: str, lines: Lines) -> list[types.Do
 def workspace_symbols(state: WikiState, query: str) -> list[types.WorkspaceSymbol]:
     wanted = query.lower()
     found = []
-    for page in state.pages.values():
-        if wanted and wanted not in page.title.lower() and wanted not in page.path.lower():
+    for path, facts in state.facts.items():
+        if wanted and wanted not in facts.title.lower() and wanted not in path.lower():
             continue
         found.append(
             types.WorkspaceSymbol(
-                name=page.title,
+                name=facts.title,
                 kind=types.SymbolKind.File,
                 location=types.Location(
-                    uri=uri_of(state, page.path),
+                    uri=uri_of(state, path),
                     range=types.Range(types.Position(0, 0), types.Position(0, 0)),
                 ),
-                container_name=page.path,
+                container_name=path,
             )
         )
         if len(found) >= LIMIT:

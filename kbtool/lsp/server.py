@@ -178,11 +178,17 @@ def _place(ls: KbtoolServer, uri: str, position: types.Position) -> tuple[str, L
 def _requests(server: KbtoolServer) -> None:
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
-        types.CompletionOptions(trigger_characters=["(", "/", "#", "[", " ", "-", "^"]),
+        types.CompletionOptions(
+            trigger_characters=["(", "/", "#", "[", " ", "-", "^"], resolve_provider=True
+        ),
     )
     def completion(ls: KbtoolServer, params: types.CompletionParams) -> types.CompletionList:
         path, lines, line, col = _place(ls, params.text_document.uri, params.position)
         return complete.complete(ls.wiki(), path, lines, line, col)
+
+    @server.feature(types.COMPLETION_ITEM_RESOLVE)
+    def resolve(ls: KbtoolServer, item: types.CompletionItem) -> types.CompletionItem:
+        return complete.resolve(ls.wiki(), item)
 
     @server.feature(types.TEXT_DOCUMENT_DEFINITION)
     def definition(ls: KbtoolServer, params: types.DefinitionParams) -> types.Location | None:

@@ -9,7 +9,6 @@ Records stored for a buffer are keyed by its digest, and so never mistaken for t
 from __future__ import annotations
 
 import contextlib
-import posixpath
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,12 +18,13 @@ from kbtool.diagnostics import Diagnostic, enabled_codes, filter_diagnostics
 from kbtool.discover import Unreadable, left_out
 from kbtool.link_status import files_by_name
 from kbtool.model import Page, PageKind
-from kbtool.parse.fields import tags_of
-from kbtool.render.related import related_pages, wiki_graph
+from kbtool.render.related import pages_graph, related_pages
 from kbtool.render.similar import Graph
+from kbtool.render.urls import relative_path
 from kbtool.reuse.lazy import Lazy
 from kbtool.session import Session
 from kbtool.stages.check import CheckRun, check_wiki
+from kbtool.stages.facts import Facts
 from kbtool.stages.load import load_pages
 from kbtool.stages.run import Run, new_run
 from kbtool.stages.scan import ChangedSinceScan, Snapshot
@@ -40,6 +40,9 @@ class WikiState:
     #: every page, as of the last check (open pages as their buffers read); each read from the
     #: store when first asked for: the first diagnostics need few of them
     pages: Mapping[str, Page] = field(default_factory=dict)
+    #: what every page shows other pages (title, kind, tags, aliases), as of the last check:
+    #: what lists of pages (completion, symbols) read, rather than reading every page
+    facts: Mapping[str, Facts] = field(default_factory=dict)
     #: path -> its diagnostics (enabled codes, configured severities), as of the last check
     diagnostics: dict[str, list[Diagnostic]] = field(default_factory=dict)
     _wiki: Wiki | None = None
@@ -111,7 +114,7 @@ class WikiState:
         else:
             self._wiki = None  # made when first asked for (see `wiki`)
         self._unreadable = list(run.snapshot.unreadable)
-        self.pages, self.diagnostics = pages, found
+        self.pages, self.facts, self.diagnostics = pages, result.facts, found
         self.session.settle()  # what the session holds, out of the collector's sight
         return found
 
@@ -125,11 +128,12 @@ class WikiState:
         """The pages most like ``path`` that it does not link (``kbtool related``), from the
         link table and the pages' tags as of the last check; the graph is made again only
         when either changed."""
-        key = (self.store.links_version(), tuple((p, tags_of(pg)) for p, pg in self.pages.items()))
+        key = (self.store.links_version(), tuple((p, f.tags) for p, f in self.facts.items()))
         if self._related is None or self._related[0] != key:
-            graph = wiki_graph(self.wiki, self.store.backlinks())
-            self._related = (key, graph)
-        return [p for p, _ in related_pages(self.wiki, path, limit, self._related[1])]
+            tags = {p: f.tags for p, f in self.facts.items()}
+            self._related = (key, pages_graph(tags, self.store.backlinks()))
+        kinds = {p: f.kind for p, f in self.facts.items()}
+        return [p for p, _ in related_pages(kinds, self._related[1], path, limit)]
 
     def vault_files(self) -> dict[str, list[str]]:
         """A vault's files that are not notes (attachments), by lower-case name: read again
@@ -189,4 +193,4 @@ class WikiState:
 
     def relative_link(self, from_page: str, to_path: str) -> str:
         """The relative path a link from ``from_page`` to ``to_path`` is written with."""
-        return posixpath.relpath(to_path, posixpath.dirname(from_page) or ".")
+        return relative_path(from_page, to_path)

@@ -18,9 +18,8 @@ from kbtool.edits.vault_headings import in_body_link, link_text, named_headings
 from kbtool.edits.vault_moves import VaultAfter, link_path, vault_after
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines, utf16
-from kbtool.model import Heading, Link, Page, Span
+from kbtool.model import Heading, Link, Page, Span, stem_of
 from kbtool.obsidian_links import subpath_parts
-from kbtool.parse.fields import aliases_of
 from kbtool.wiki import Status
 
 #: Answers are cut here (the client asks again as the author types more).
@@ -161,17 +160,17 @@ def _notes(
 ) -> list[types.CompletionItem]:
     """The notes whose name, path, title or an alias holds ``wanted``, and their aliases."""
     items: list[types.CompletionItem] = []
-    for page in state.pages.values():
-        aliases = aliases_of(page)
-        if wanted and not any(wanted in p.lower() for p in (page.path, page.title, *aliases)):
+    for note, facts in state.facts.items():
+        aliases, stem = facts.aliases, stem_of(note)
+        if wanted and not any(wanted in p.lower() for p in (note, facts.title, *aliases)):
             continue
-        written = link_path(vault, page.path, path)
+        written = link_path(vault, note, path)
         if written is None:
             continue
-        items.append(_item(page.stem, page.path, written, rank, types.CompletionItemKind.File))
+        items.append(_item(stem, note, written, rank, types.CompletionItemKind.File))
         for alias in aliases:
             if wanted in alias.lower():
-                shown = f"{page.stem} ({page.path})"
+                shown = f"{stem} ({note})"
                 kind = types.CompletionItemKind.Reference
                 items.append(_item(alias, shown, f"{written}|{alias}", rank, kind))
         if len(items) > LIMIT:

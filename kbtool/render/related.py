@@ -1,31 +1,29 @@
 """The pages most like a page that it does not link: what ``kbtool related`` prints and what
 the editor offers first for a ``related:`` entry. The measure is the build's "pages like this
 one" (Adamic–Adar over shared neighbours and tags, :mod:`kbtool.render.similar`), among the
-pages of the page's own kind (a wiki page is shown wiki pages, a source sources)."""
+pages of the page's own kind (a wiki page is shown wiki pages, a source sources).
+
+Both read what every page shows of itself (its kind, its tags), not the pages: the editor
+has those of every page from its check."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from kbtool.parse.fields import tags_of
 from kbtool.render.similar import Graph, page_graph, similar_to
-from kbtool.report.graph import backlinks
-from kbtool.wiki import Wiki
 
 
-def wiki_graph(wiki: Wiki, links_to: Mapping[str, Iterable[str]] | None = None) -> Graph:
-    """The graph of the wiki's pages and tags; ``links_to``: each page's backlinks, if known
-    (the store's link table has them), else found from the wiki's links."""
-    found = backlinks(wiki) if links_to is None else links_to
-    every = {path: found.get(path, ()) for path in wiki.pages}
-    return page_graph(every, {path: tags_of(p) for path, p in wiki.pages.items()})
+def pages_graph(tags: Mapping[str, Iterable[str]], links_to: Mapping[str, Iterable[str]]) -> Graph:
+    """The graph of the pages (``tags``: every page's tags) and their tags; ``links_to``:
+    each page's backlinks."""
+    return page_graph({path: links_to.get(path, ()) for path in tags}, tags)
 
 
 def related_pages(
-    wiki: Wiki, path: str, limit: int, graph: Graph | None = None
+    kinds: Mapping[str, str], graph: Graph, path: str, limit: int
 ) -> list[tuple[str, float]]:
     """The ``limit`` pages most like ``path`` that it does not link, best first, with their
-    scores; ``graph``: :func:`wiki_graph` of ``wiki``, if made already."""
-    kind = wiki.pages[path].kind
-    among = [p for p, page in wiki.pages.items() if page.kind == kind and p != path]
-    return similar_to(graph if graph is not None else wiki_graph(wiki), path, limit, among)
+    scores; ``kinds``: every page's kind, ``graph``: :func:`pages_graph` of the pages."""
+    kind = kinds[path]
+    among = [other for other, its in kinds.items() if its == kind and other != path]
+    return similar_to(graph, path, limit, among)

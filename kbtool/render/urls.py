@@ -61,7 +61,7 @@ def href(from_output: str, to_output: str, anchor: str | None = None) -> str:
     """
     if to_output == from_output and anchor:
         return "#" + quote(anchor, safe="")
-    url = _quoted(_relative(from_output, to_output))
+    url = _quoted(relative_path(from_output, to_output))
     return url + ("#" + quote(anchor, safe="") if anchor else "")
 
 
@@ -72,11 +72,16 @@ def _quoted(relative: str) -> str:
     return quote(relative, safe="/")
 
 
-def _relative(from_output: str, to_output: str) -> str:
-    """``posixpath.relpath`` for two normalised site paths, without its filesystem work
-    (it is called for every link of every page)."""
-    here = from_output.split("/")[:-1]
-    there = to_output.split("/")
+def relative_path(from_file: str, to_file: str) -> str:
+    """The path of ``to_file`` relative to ``from_file``'s folder: ``posixpath.relpath`` for
+    two normalised paths (site outputs, page paths), without its filesystem work (it is
+    called for every link of every page, and for every page an editor's completion lists).
+
+    >>> relative_path("wiki/concepts/a.md", "wiki/entities/b.md")
+    '../entities/b.md'
+    """
+    here = from_file.split("/")[:-1]
+    there = to_file.split("/")
     common = 0
     while common < len(here) and common < len(there) - 1 and here[common] == there[common]:
         common += 1

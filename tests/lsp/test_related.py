@@ -10,9 +10,10 @@ import pytest
 
 from kbtool.cli import main
 from kbtool.config import load_config
-from kbtool.lsp.complete import complete
+from kbtool.lsp.complete import complete, resolve
 from kbtool.lsp.state import WikiState
 from kbtool.lsp.text import Lines
+from kbtool.reuse.lazy import Lazy
 from tests.stages.test_build import page, write
 
 
@@ -67,5 +68,36 @@ def test_completing_a_related_entry_offers_the_pages_like_it_first(repo: Path) -
         answer = complete(state, "wiki/a.md", Lines.of(text), 4, 5)
         ordered = sorted(answer.items, key=lambda item: item.sort_text or "")
         assert [item.detail for item in ordered][:2] == ["twin.md", "cousin.md"]
+    finally:
+        state.close()
+
+
+def test_completing_tags_offers_every_page_s_tags_as_the_editor_sees_them(repo: Path) -> None:
+    state = WikiState.open(load_config(repo))
+    try:
+        text = "---\ntype: concept\ntags:\n  - \n---\n# Loner\n"
+        state.buffers["wiki/x.md"] = "---\ntype: concept\ntags: [抓取]\n---\n# X\n".encode()
+        state.buffers["wiki/loner.md"] = text.encode()
+        state.check()
+        answer = complete(state, "wiki/loner.md", Lines.of(text), 4, 5)
+        assert sorted(item.label for item in answer.items) == ["robot", "抓取"]
+    finally:
+        state.close()
+
+
+def test_completing_a_link_reads_no_page_it_lists(repo: Path) -> None:
+    assert main(["-C", str(repo), "check"]) == 0  # the store warm, as the editor finds it
+    state = WikiState.open(load_config(repo))
+    try:
+        state.check()
+        assert isinstance(state.pages, Lazy)
+        before = set(state.pages.at_hand())
+        text = (repo / "wiki/loner.md").read_text() + "\n[x]("
+        answer = complete(state, "wiki/loner.md", Lines.of(text), text.count("\n") + 1, 5)
+        assert {item.detail for item in answer.items} >= {"twin.md", "x.md", "a.md"}
+        # titles and kinds from the check's facts; only the page written in is read
+        assert set(state.pages.at_hand()) <= before | {"wiki/loner.md"}
+        (first,) = [item for item in answer.items if item.detail == "twin.md"]
+        assert resolve(state, first).documentation == "一句话摘要"
     finally:
         state.close()

@@ -194,6 +194,10 @@ async def test_completion_of_a_chinese_anchor_and_of_pages(client: Client, wiki_
     (item,) = answer.items
     assert item.label == "注意力机制" and item.text_edit is not None
     assert item.text_edit.new_text == "concepts/注意力.md"  # relative to this page
+    # The page's summary is read when the editor shows the item, not for every page listed.
+    assert item.documentation is None
+    shown = await client.completion_item_resolve_async(item)
+    assert shown.documentation == "一句话摘要"
 
 
 def _apply(text: str, edits: list[types.TextEdit]) -> str:

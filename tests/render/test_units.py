@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import io
 import os
+import posixpath
 import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from kbtool.progress import Progress
 from kbtool.render import urls
@@ -28,6 +31,19 @@ def test_urls_are_relative_and_encoded() -> None:
     assert urls.href("wiki/a.html", "wiki/a.html", "x y") == "#x%20y"
     assert urls.root_of("wiki/a/b.html") == "../../"
     assert urls.root_of("index.html") == ""
+
+
+# Files' paths: folders, then a file's name (a file is never also a folder).
+_FOLDERS = st.lists(st.sampled_from(["wiki", "a", "概念", "x y"]), max_size=3)
+_PATHS = st.builds(
+    lambda folders, name: "/".join([*folders, name]), _FOLDERS, st.sampled_from(["a.md", "b.md"])
+)
+
+
+@given(_PATHS, _PATHS)
+def test_relative_path_is_relpath_without_the_filesystem(here: str, there: str) -> None:
+    expected = posixpath.relpath(there, posixpath.dirname(here) or ".")
+    assert urls.relative_path(here, there) == expected
 
 
 def test_tag_files_never_collide() -> None:
