@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -74,12 +75,20 @@ class KbtoolServer(LanguageServer):
             for path in batch:
                 now = self.sent[path] = found.get(path, [])
                 lines = self.lines(path) if now else Lines([])
+                page_uri = navigate.uri_of(state, path)
                 self.text_document_publish_diagnostics(
                     types.PublishDiagnosticsParams(
-                        uri=navigate.uri_of(state, path),
+                        uri=page_uri,
                         diagnostics=[_diagnostic(d, pages.get(path), lines) for d in now],
+                        version=self._version(page_uri),
                     )
                 )
+
+    def _version(self, page_uri: str) -> int | None:
+        """The version of the open page's text that was checked (the editor drops what is
+        published for an older one); None for a page not open."""
+        document = self.workspace.text_documents.get(unquote(page_uri))
+        return None if document is None else document.version
 
     def recheck(self, paths: set[str] | None, rescan: bool = False) -> None:
         state = self.wiki()

@@ -74,9 +74,13 @@ class Client(LanguageClient):
         self.diagnostics: dict[str, list[types.Diagnostic]] = {}
         self.published = asyncio.Event()
 
+        #: the version of the text each URI's diagnostics were published for
+        self.versions: dict[str, int | None] = {}
+
         @self.feature(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def _(params: types.PublishDiagnosticsParams) -> None:
             self.diagnostics[params.uri] = list(params.diagnostics)
+            self.versions[params.uri] = params.version
             self.published.set()
 
     async def wait_for_diagnostics(self) -> None:
@@ -158,6 +162,7 @@ async def test_a_broken_link_typed_is_reported_at_its_range(client: Client, wiki
     _type(client, uri(wiki_root, path), typed, 2)
     found = await _diagnostics(client, uri(wiki_root, path), lambda found: len(found) == 1)
     (diagnostic,) = found
+    assert client.versions[uri(wiki_root, path)] == 2  # the text they were found in
     assert diagnostic.code == "KB207" and diagnostic.severity == types.DiagnosticSeverity.Error
     start = _position(typed, "再见 [缺失](")
     assert diagnostic.range.start == start
@@ -166,6 +171,7 @@ async def test_a_broken_link_typed_is_reported_at_its_range(client: Client, wiki
     assert (wiki_root / path).read_text() == text
     _type(client, uri(wiki_root, path), text, 3)
     await _diagnostics(client, uri(wiki_root, path), lambda found: not found)
+    assert client.versions[uri(wiki_root, path)] == 3
 
 
 async def test_completion_of_a_chinese_anchor_and_of_pages(client: Client, wiki_root):
