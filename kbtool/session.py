@@ -23,6 +23,7 @@ from kbtool.discover import Found, page_kind
 from kbtool.model import PageKind
 from kbtool.parse.digest import content_digest
 from kbtool.reuse.values import Reuse
+from kbtool.stages import check_start
 from kbtool.stages.rescan import rescan
 from kbtool.stages.scan import Snapshot, scan
 from kbtool.stages.site import BuildReport, build_site
@@ -105,8 +106,10 @@ class Session:
         )
 
     def settle(self, collect: bool = True) -> None:
-        """After a build (``collect``: collect its garbage first), hold what the session
-        keeps out of the collector's sight (see :mod:`kbtool.collector`)."""
+        """After a build or check, once its answer is out: make whole the check state the
+        next check patches, and (``collect``: collect the garbage first) hold what the
+        session keeps out of the collector's sight (see :mod:`kbtool.collector`)."""
+        check_start.settle(self.reuse)
         if collect:
             collector.settle()
         else:

@@ -120,6 +120,7 @@ class AgentWiki:
         if self._stale or not state.pages:
             state.buffers.clear()
             self._disk = state.check()
+            state.settle()
             self._stale = False
             self._disk_valid = True
         return state
@@ -144,7 +145,9 @@ class AgentWiki:
         state.buffers.update(texts)
         self._stale = True  # the session's check is now the overlay's
         try:
-            return state.check()
+            found = state.check()
+            state.settle()
+            return found
         finally:
             state.buffers.clear()
 

@@ -96,6 +96,7 @@ class KbtoolServer(LanguageServer):
             state.rescan()
         state.check()
         self.publish(paths)
+        state.settle()
 
 
 def _diagnostic(d: Diagnostic, page: object, lines: Lines) -> types.Diagnostic:

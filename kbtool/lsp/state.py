@@ -115,8 +115,12 @@ class WikiState:
             self._wiki = None  # made when first asked for (see `wiki`)
         self._unreadable = list(run.snapshot.unreadable)
         self.pages, self.facts, self.diagnostics = pages, result.facts, found
-        self.session.settle()  # what the session holds, out of the collector's sight
         return found
+
+    def settle(self) -> None:
+        """Once the diagnostics are sent: what the next check patches made whole, and what
+        the session holds out of the collector's sight (see :meth:`Session.settle`)."""
+        self.session.settle()
 
     def _check(self) -> tuple[Run, Mapping[str, Page], CheckRun]:
         run = new_run(self.config, self.store, snapshot=self.snapshot(), reuse=self.session.reuse)

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import date
 from functools import partial
-from typing import Any, TypeVar
+from typing import Any
 
 from kbtool.checks import GRAPH_CHECKS, GRAPH_RULES, LINK_GRAPH, Enabled, unreadable_diagnostics
 from kbtool.checks.graph import PageLinks
@@ -54,8 +54,6 @@ from kbtool.stages.watched import Watched
 from kbtool.store.db import Store, memory_store
 from kbtool.store.records import CHECK, FACTS, STAT
 from kbtool.wiki import ShownLink, Wiki
-
-V = TypeVar("V")
 
 
 @dataclass
@@ -172,9 +170,15 @@ def check_wiki(
     if generation is not None and not run.reuse.one_run and run.generation() == generation:
         by_page = {**stored, **own} if start.held is not None else in_order(digests, stored, own)
         state = CheckState(
-            digests, keys_now, _whole(made.facts), _whole(made.pages), frozenset(stale),
-            _whole(made.ingested), _whole(made.basics), by_page,
-        )  # fmt: skip
+            digests,
+            keys_now,
+            made.facts,
+            made.pages,
+            frozenset(stale),
+            made.ingested,
+            made.basics,
+            by_page,
+        )  # fmt: skip; made whole when the session settles (`check_start.settle`)
         run.reuse.put(CHECK_STATE, WHOLE, (settings, generation), state)
     else:
         run.reuse.drop(CHECK_STATE, WHOLE)
@@ -184,12 +188,6 @@ def check_wiki(
         save(run.reuse.engine, store)
     diagnostics += rules.problems
     return CheckRun(diagnostics, wiki, len(stale), facts=made.facts, shown=checked.shown)
-
-
-def _whole(values: Mapping[str, V]) -> Mapping[str, V]:
-    """``values`` as a dictionary (those read when asked for, read in one batch): the
-    session patches it at its next check."""
-    return values if isinstance(values, dict) else dict(values.items())
 
 
 def _graph_diagnostics(run: Run, enabled: Enabled) -> list[Diagnostic]:

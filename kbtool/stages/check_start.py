@@ -23,7 +23,7 @@ from kbtool.model import Page
 from kbtool.page_facts import Basics
 from kbtool.reuse.lazy import Lazy
 from kbtool.reuse.since import edited_since
-from kbtool.reuse.values import WHOLE
+from kbtool.reuse.values import WHOLE, Reuse
 from kbtool.stages.check_state import CheckState
 from kbtool.stages.facts import Facts, decode_facts, facts_intact
 from kbtool.stages.reused import CHECK_KEYS, CHECK_STATE, PAGE_FACTS, STAND_INS
@@ -61,6 +61,7 @@ def start_from_held(run: Run, settings: str, generation: int | None) -> Start | 
     edited = edited_since(held.digests, digests) if held is not None else None
     if held is None or edited is None:
         return None
+    held = held.whole()  # made so when the session settled, unless none did since
     keys = {**held.keys, **{path: CHECK.key(settings, digests[path]) for path in edited}}
     stored = run.store.keys_of(CHECK, edited)
     facts_key = FACTS.key()
@@ -69,6 +70,15 @@ def start_from_held(run: Run, settings: str, generation: int | None) -> Start | 
     if changed != edited:  # a record not the one the state says (never expected): afresh
         return None
     return Start(keys, changed, set(), held.facts, held)
+
+
+def settle(reuse: Reuse) -> None:
+    """Make the check state ``reuse`` holds whole, in a session's idle time (see
+    :mod:`kbtool.stages.check_state`)."""
+    held = reuse.held(CHECK_STATE).get(WHOLE)
+    if held is not None:
+        key, state = held
+        reuse.put(CHECK_STATE, WHOLE, key, state.whole())
 
 
 def start_from_store(run: Run, settings: str) -> Start:
