@@ -120,3 +120,29 @@ def test_the_first_diagnostics_read_only_the_stored_pages_they_are_about(
         assert state.wiki.pages["wiki/p7.md"].path == "wiki/p7.md"  # asked for: read then
     finally:
         state.close()
+
+
+def test_the_first_check_leaves_the_state_the_next_one_patches_to_settling(
+    tmp_path: Path,
+) -> None:
+    from kbtool.cli import main
+    from kbtool.reuse.values import WHOLE
+    from kbtool.stages.reused import CHECK_STATE
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    _wiki(root)
+    main(["-C", str(root), "check"])  # the store is warm, as after any kbtool command
+    state = WikiState.open(load_config(root))
+    try:
+        first = state.check()
+        held = state.session.reuse.held(CHECK_STATE)[WHOLE][1]
+        assert not isinstance(held.pages, dict)  # not every page's stand-in before the answer
+        state.settle()  # once the answer is out
+        held = state.session.reuse.held(CHECK_STATE)[WHOLE][1]
+        assert all(isinstance(m, dict) for m in (held.facts, held.pages, held.basics))
+        assert len(held.pages) == len(first) == 12
+        state.buffers["wiki/p3.md"] = (HEAD + "# Page 3\n\nNow [x](missing.md).\n").encode()
+        assert "missing.md" in str(state.check()["wiki/p3.md"])
+    finally:
+        state.close()
