@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
@@ -18,7 +19,7 @@ from kbtool.edits.locate import unplaced_wikilink
 from kbtool.edits.moved import moved_path as moved_path  # where the callers find it
 from kbtool.edits.spans import TextEdit, decode, split_lines
 from kbtool.edits.vault_moves import LeftAsWritten, VaultAfter, new_vault_target, vault_after
-from kbtool.model import Link, Page
+from kbtool.model import Link, Page, stem_of
 from kbtool.wiki import Status, Wiki, is_external
 
 #: Characters a body link's destination cannot hold as written (CommonMark), encoded when
@@ -45,11 +46,14 @@ def plan_move(
     plan = MovePlan(dict(moves))
     # In a vault, wikilinks, embeds and body links follow Obsidian's rules (vault_moves).
     after = vault_after(wiki, moves) if wiki.obsidian else None
+    names = _names_moved(wiki, moves)
     for page in wiki.pages.values():
         new_home = moved_path(moves, page.path) or page.path
         page_lines = _PageLines(page.path, read)
         wanted = []
         for link in page.links:
+            if names is not None and new_home == page.path and not _may_name(link, names):
+                continue
             try:
                 change = _new_target(wiki, after, page, new_home, link, moves, page_lines)
             except LeftAsWritten as why:
@@ -78,6 +82,27 @@ def plan_move(
             else:
                 plan.edits.setdefault(page.path, []).append(edit)
     return plan
+
+
+def _names_moved(wiki: Wiki, moves: dict[str, str]) -> frozenset[str] | None:
+    """The names of the pages that move, before and after, folded: a link whose resolution a
+    move of pages can change writes one of them (its target's file name, or the name of a
+    note another note comes to share). None when a folder or a file that is not a page
+    moves (a link to a file in a folder need not name the folder): every link is then
+    resolved."""
+    if not all(old in wiki.pages for old in moves):
+        return None
+    return frozenset(_folded(stem_of(path)) for move in moves.items() for path in move)
+
+
+def _may_name(link: Link, names: frozenset[str]) -> bool:
+    """Whether ``link``'s target, as written or percent-decoded, holds one of ``names``."""
+    written = _folded(f"{link.target}\n{unquote(link.target)}")
+    return any(name in written for name in names)
+
+
+def _folded(text: str) -> str:
+    return unicodedata.normalize("NFC", text).casefold()
 
 
 def _code_path_edits(page: Page, moves: dict[str, str]) -> list[TextEdit]:

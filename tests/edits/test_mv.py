@@ -72,6 +72,32 @@ def test_a_page_with_many_backlinks(synthetic: Path, run_kbtool) -> None:
     assert _findings(synthetic) == _findings_moved(findings, {target: new})
 
 
+def test_a_page_move_resolves_only_the_links_that_name_it(
+    synthetic: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kbtool.edits.moves import plan_move
+    from kbtool.wiki import Wiki
+
+    target, linkers = _most_linked(synthetic)
+    wiki = load_wiki(load_config(synthetic), jobs=1, use_store=False)
+    resolved: list[str] = []
+    resolve = Wiki.resolve
+
+    def counting(self: Wiki, page, link):  # type: ignore[no-untyped-def]
+        resolved.append(link.target)
+        return resolve(self, page, link)
+
+    monkeypatch.setattr(Wiki, "resolve", counting)
+    plan = plan_move(
+        wiki, {target: "wiki/concepts/renamed.md"}, lambda p: (synthetic / p).read_bytes()
+    )
+    assert set(plan.edits) == linkers | {target}
+    every = sum(len(page.links) for page in wiki.pages.values())
+    own = len(wiki.pages[target].links)
+    # its own links (they climb from elsewhere), and those that write its name
+    assert own <= len(resolved) < own + every // 10
+
+
 def _findings_moved(findings: Counter[tuple[str, int, str]], moves: dict[str, str]) -> Counter:
     return Counter(
         {(moved_path(moves, p) or p, line, code): n for (p, line, code), n in findings.items()}
