@@ -10,7 +10,7 @@ from __future__ import annotations
 import posixpath
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
@@ -51,9 +51,7 @@ def plan_move(
         new_home = moved_path(moves, page.path) or page.path
         page_lines = _PageLines(page.path, read)
         wanted = []
-        for link in page.links:
-            if names is not None and new_home == page.path and not _may_name(link, names):
-                continue
+        for link in _links_to_resolve(page, new_home != page.path, names):
             try:
                 change = _new_target(wiki, after, page, new_home, link, moves, page_lines)
             except LeftAsWritten as why:
@@ -95,10 +93,21 @@ def _names_moved(wiki: Wiki, moves: dict[str, str]) -> frozenset[str] | None:
     return frozenset(_folded(stem_of(path)) for move in moves.items() for path in move)
 
 
-def _may_name(link: Link, names: frozenset[str]) -> bool:
-    """Whether ``link``'s target, as written or percent-decoded, holds one of ``names``."""
-    written = _folded(f"{link.target}\n{unquote(link.target)}")
-    return any(name in written for name in names)
+def _links_to_resolve(page: Page, moves: bool, names: frozenset[str] | None) -> Sequence[Link]:
+    """The links of ``page`` whose target the move may change: all of them when the page
+    ``moves`` or ``names`` is None, else those naming one of ``names`` (looked for in all
+    the page's targets at once first: most pages name none)."""
+    if moves or names is None:
+        return page.links
+    if not _names_one(" ".join(link.target for link in page.links), names):
+        return ()
+    return [link for link in page.links if _names_one(link.target, names)]
+
+
+def _names_one(written: str, names: frozenset[str]) -> bool:
+    """Whether ``written``, as it is or percent-decoded, holds one of ``names``."""
+    text = _folded(f"{written}\n{unquote(written)}")
+    return any(name in text for name in names)
 
 
 def _folded(text: str) -> str:
