@@ -33,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     page = wiki.pages.get(path)
     if page is None:
         raise UsageError(f"{args.page} is not a page of the wiki")
-    kinds = {other: page.kind for other, page in wiki.pages.items()}
-    graph = pages_graph({p: tags_of(page) for p, page in wiki.pages.items()}, backlinks(wiki))
+    kinds = {other: its.kind for other, its in wiki.pages.items()}
+    graph = pages_graph({other: tags_of(its) for other, its in wiki.pages.items()}, backlinks(wiki))
     found = related_pages(kinds, graph, path, max(args.limit, 0))
     folder = posixpath.dirname(path) or "."
     rows = [
