@@ -215,6 +215,8 @@ _EVERYWHERE = {
 ELSEWHERE = {
     "checks/test_code_paths.py": "KB212 (checks/code_paths.py); the parser is asked for code spans",
     "checks/test_files.py": "KB0xx through the checks; the scan is patched to fail a read",
+    "lsp/test_session.py": "the editor's session (lsp/state.py); the check state it leaves is "
+    "read from the stages' reuse, and a stage is patched to count reads",
     "render/test_hubs.py": "the most linked page (render/indexes.py), read on a built site",
     "search/test_cli.py": "`kbtool search` through main; the parser is patched to count parses",
     "search/test_text.py": "what search/text.py takes from a page, given pages the parser made",
