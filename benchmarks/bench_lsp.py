@@ -94,10 +94,11 @@ async def _server(root: Path, page: str, anchor_page: str) -> dict[str, float]:
 
     async def checked(uri: str, version: int) -> float:
         """When the diagnostics of ``version`` of the open page arrived (those of the other
-        pages, and of its versions before, are passed over)."""
+        pages, and of its versions before, are passed over; from a server that sends no
+        version, the next for the page)."""
         while True:
             at, which, of = await published.get()
-            if which == uri and of == version:
+            if which == uri and of in (version, None):
                 return at
 
     started = time.perf_counter()
