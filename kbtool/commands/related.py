@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import posixpath
+from typing import TYPE_CHECKING
 
 from kbtool.commands import add_jobs_argument, load_project_config
 from kbtool.commands.check import relative_paths
 from kbtool.errors import UsageError
+
+if TYPE_CHECKING:
+    from kbtool.config import Config
+    from kbtool.stages.facts import Facts
+    from kbtool.stages.scan import Snapshot
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -22,26 +27,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from kbtool.parse.fields import tags_of
     from kbtool.render.related import pages_graph, related_pages
-    from kbtool.report.graph import backlinks
-    from kbtool.stages.load import load_wiki
+    from kbtool.render.urls import relative_path
 
     config = load_project_config(args)
     (path,) = relative_paths(config.root, [args.page])
-    wiki = load_wiki(config, jobs=args.jobs)
-    page = wiki.pages.get(path)
-    if page is None:
+    facts, links_to = _checked(config, args.jobs)
+    if path not in facts:
         raise UsageError(f"{args.page} is not a page of the wiki")
-    kinds = {other: its.kind for other, its in wiki.pages.items()}
-    graph = pages_graph({other: tags_of(its) for other, its in wiki.pages.items()}, backlinks(wiki))
+    kinds = {other: its.kind for other, its in facts.items()}
+    graph = pages_graph({other: its.tags for other, its in facts.items()}, links_to)
     found = related_pages(kinds, graph, path, max(args.limit, 0))
-    folder = posixpath.dirname(path) or "."
     rows = [
         {
             "path": other,
-            "link": posixpath.relpath(other, folder),  # as a `related` entry is written
-            "title": wiki.pages[other].title,
+            "link": relative_path(path, other),  # as a `related` entry is written
+            "title": facts[other].title,
             "score": round(score, 3),
         }
         for other, score in found
@@ -54,3 +55,24 @@ def run(args: argparse.Namespace) -> int:
         for row in rows:
             print(f"{row['score']:7.3f}  {row['link']}  {row['title']}")
     return 0
+
+
+def _checked(config: Config, jobs: int | None) -> tuple[dict[str, Facts], dict[str, list[str]]]:
+    """What every page shows of itself and each page's backlinks, as the check finds them
+    (after an edit it reads the pages the edit touched, not every page)."""
+    from kbtool.stages.check import check_wiki
+    from kbtool.stages.run import new_run
+    from kbtool.stages.scan import scanning_again
+    from kbtool.store.db import memory_store, open_store
+
+    def check(files: Snapshot | None) -> tuple[dict[str, Facts], dict[str, list[str]]]:
+        with open_store(config.cache_path) as store:
+            result = check_wiki(new_run(config, store, snapshot=files, jobs=jobs))
+            if result.links_stored:
+                return dict(result.facts.items()), store.backlinks()
+        with memory_store() as scratch:  # the store's link table is not this wiki's
+            run = new_run(config, scratch, snapshot=files, jobs=jobs, use_store=False)
+            result = check_wiki(run)
+            return dict(result.facts.items()), scratch.backlinks()
+
+    return scanning_again(config, None, check)

@@ -50,6 +50,28 @@ def test_related_lists_the_pages_like_it_that_it_does_not_link(
     assert line.split()[1:] == ["twin.md", "Twin"]
 
 
+def test_related_without_the_store_s_link_table_checks_in_memory(
+    repo: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import dataclasses
+
+    import kbtool.stages.check
+
+    check_wiki = kbtool.stages.check.check_wiki
+    stores: list[str] = []
+
+    def unstored(run, *args, **kwargs):  # type: ignore[no-untyped-def]
+        stores.append(type(run.store).__name__ if run.use_store else "memory")
+        result = check_wiki(run, *args, **kwargs)
+        return dataclasses.replace(result, links_stored=not run.use_store)
+
+    monkeypatch.setattr(kbtool.stages.check, "check_wiki", unstored)
+    assert main(["-C", str(repo), "related", "wiki/a.md", "--format", "json"]) == 0
+    assert stores == ["Store", "memory"]  # the store's table is not this wiki's: a check apart
+    paths = [row["path"] for row in json.loads(capsys.readouterr().out)]
+    assert paths[:2] == ["wiki/twin.md", "wiki/cousin.md"]
+
+
 def test_related_of_a_file_that_is_not_a_page_is_a_usage_error(
     repo: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
