@@ -169,16 +169,11 @@ def check_wiki(
     # no check comes next (a one-shot build's).
     if generation is not None and not run.reuse.one_run and run.generation() == generation:
         by_page = {**stored, **own} if start.held is not None else in_order(digests, stored, own)
+        # As the check left them: made whole when the session settles (`check_start.settle`).
         state = CheckState(
-            digests,
-            keys_now,
-            made.facts,
-            made.pages,
-            frozenset(stale),
-            made.ingested,
-            made.basics,
-            by_page,
-        )  # fmt: skip; made whole when the session settles (`check_start.settle`)
+            digests, keys_now, made.facts, made.pages, frozenset(stale), made.ingested,
+            made.basics, by_page,
+        )  # fmt: skip
         run.reuse.put(CHECK_STATE, WHOLE, (settings, generation), state)
     else:
         run.reuse.drop(CHECK_STATE, WHOLE)
