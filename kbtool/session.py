@@ -13,6 +13,7 @@ speed-up the other has. It owns
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -28,7 +29,7 @@ from kbtool.stages.rescan import rescan
 from kbtool.stages.scan import Snapshot, scan
 from kbtool.stages.site import BuildReport, build_site
 from kbtool.stages.watched import Watched
-from kbtool.store.db import Store, open_store
+from kbtool.store.db import Store, idle_connection, open_store
 
 
 @dataclass
@@ -39,6 +40,9 @@ class Session:
     disk: Snapshot | None = None
     #: path -> the unsaved text of each open page, as UTF-8 (the editor's overlay)
     buffers: dict[str, bytes] = field(default_factory=dict)
+    #: a connection to the store held open and idle, so that a build's own connection
+    #: closes without a checkpoint (see ``store.db.idle_connection``)
+    _idle: sqlite3.Connection | None = field(default=None, repr=False)
 
     def kind_of(self, path: str) -> PageKind | None:
         """The kind of page ``path`` is (also for a file not written yet), as discovery has
@@ -95,7 +99,7 @@ class Session:
         """Build the site from the session's snapshot, reusing what the builds before it
         made, and keep the former site as the next build's staging folder; ``watched``: what
         a watcher saw change since the snapshot before (see :meth:`scan`)."""
-        return build_site(
+        report = build_site(
             self.config,
             jobs=jobs,
             progress=progress,
@@ -104,6 +108,9 @@ class Session:
             watched=watched,
             spare=True,
         )
+        if self._idle is None:  # after the first build, which makes the store
+            self._idle = idle_connection(self.config.cache_path)
+        return report
 
     def settle(self, collect: bool = True) -> None:
         """After a build or check, once its answer is out: make whole the check state the
