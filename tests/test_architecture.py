@@ -221,6 +221,8 @@ ELSEWHERE = {
     "search/test_cli.py": "`kbtool search` through main; the parser is patched to count parses",
     "search/test_text.py": "what search/text.py takes from a page, given pages the parser made",
     "stages/test_listed.py": "the listings digest (stages/listed.py), given the site's listings",
+    "stages/publish/test_published.py": "the site's record (stages/publish/published.py), read "
+    "back from a store in memory",
 }
 
 

@@ -68,16 +68,42 @@ def load_published(
     records = {}
     for name, (key, value) in store.all(OUTPUT).items():
         try:
-            item = OUTPUT.codec.decode(value)
-            records[name] = Published(
-                key,
-                tuple(item["files"]),
-                dict(item.get("copies", {})),
-                tuple(Diagnostic.from_row(row) for row in item.get("diagnostics", ())),
-            )
+            records[name] = _decode(key, value)
         except (ValueError, KeyError, TypeError):
             return {}  # damaged: render everything again
     return records
+
+
+#: how a pickle starts, and so a record of the outputs that copied files or said something
+_PICKLE = b"\x80"
+
+
+def _encode(record: Published) -> bytes:
+    """An output's record: its files joined by NUL (which no file name holds) when it copied
+    nothing and its rendering said nothing, as most outputs; else a plain pickle. A build in
+    a new process reads every output's record: joined names decode in a third of the time."""
+    if not record.copies and not record.diagnostics:
+        return "\0".join(record.files).encode("utf-8", "surrogatepass")
+    value = {
+        "files": list(record.files),
+        "copies": record.copies,
+        "diagnostics": [d.row() for d in record.diagnostics],
+    }
+    return OUTPUT.codec.encode(value)
+
+
+def _decode(key: str, value: bytes) -> Published:
+    """The record :func:`_encode` wrote; ValueError, KeyError or TypeError if damaged."""
+    if not value.startswith(_PICKLE):  # UTF-8 never starts with that byte
+        text = value.decode("utf-8", "surrogatepass")
+        return Published(key, tuple(text.split("\0")) if text else ())
+    item = OUTPUT.codec.decode(value)
+    return Published(
+        key,
+        tuple(item["files"]),
+        dict(item.get("copies", {})),
+        tuple(Diagnostic.from_row(row) for row in item.get("diagnostics", ())),
+    )
 
 
 def forget_published(store: Store) -> None:
@@ -91,14 +117,8 @@ def save_published(
     """Write the outputs that differ from ``previous``, drop the ones no longer built."""
     rows = []
     for name, r in records.items():
-        if same(previous.get(name), r):
-            continue
-        value = {
-            "files": list(r.files),
-            "copies": r.copies,
-            "diagnostics": [d.row() for d in r.diagnostics],
-        }
-        rows.append((name, r.key, OUTPUT.codec.encode(value)))
+        if not same(previous.get(name), r):
+            rows.append((name, r.key, _encode(r)))
     rows.sort()
     with store.transaction():
         if not previous:
