@@ -17,6 +17,8 @@ from __future__ import annotations
 import hashlib
 import os
 from dataclasses import dataclass
+from itertools import chain
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -111,14 +113,15 @@ def remember_build(
     holds, when the build that wrote it knows: the site's files are then its outputs' and the
     index's (a session's save would otherwise walk 14,000 files at 7,000 pages); else they
     are counted on the disk."""
+    # Passes over every output (14,000 at 7,000 pages) at each save of a session, made in C.
+    records = published.values()
     copies: dict[str, str] = {}
-    files: set[str] = set()
-    for record in published.values():
-        copies.update(record.copies)
-        files.update(record.files)
+    for copied in filter(None, map(attrgetter("copies"), records)):  # few outputs copy
+        copies.update(copied)
     if index_files is None:
         site_files = _count_files(run.config.site_path)
     else:
+        files = set(chain.from_iterable(map(attrgetter("files"), records)))
         site_files = len(files) + index_files
     payload = {
         "diagnostics": [d.row() for d in diagnostics],
