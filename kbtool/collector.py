@@ -42,17 +42,28 @@ def hold(collect_first: bool = False) -> None:
 
 
 @contextlib.contextmanager
-def holding() -> Iterator[None]:
-    """No collection inside, and what was made inside is held after (see :func:`hold`):
-    unpickling every page makes millions of objects, none of them garbage."""
+def paused() -> Iterator[None]:
+    """No collection inside: a session's build or check, which collects once its answer is
+    out (:func:`settle`). A collection inside walks what the build made so far, to find
+    nothing: 20-27 ms of a save at 7,000 pages."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
+
+
+@contextlib.contextmanager
+def holding() -> Iterator[None]:
+    """No collection inside, and what was made inside is held after (see :func:`hold`):
+    unpickling every page makes millions of objects, none of them garbage."""
+    with paused():
+        try:
+            yield
+        finally:
+            gc.freeze()
 
 
 def settle() -> None:

@@ -99,15 +99,16 @@ class Session:
         """Build the site from the session's snapshot, reusing what the builds before it
         made, and keep the former site as the next build's staging folder; ``watched``: what
         a watcher saw change since the snapshot before (see :meth:`scan`)."""
-        report = build_site(
-            self.config,
-            jobs=jobs,
-            progress=progress,
-            reuse=self.reuse,
-            snapshot=self.snapshot(),
-            watched=watched,
-            spare=True,
-        )
+        with collector.paused():  # the front end settles once the build's answer is out
+            report = build_site(
+                self.config,
+                jobs=jobs,
+                progress=progress,
+                reuse=self.reuse,
+                snapshot=self.snapshot(),
+                watched=watched,
+                spare=True,
+            )
         if self._idle is None:  # after the first build, which makes the store
             self._idle = idle_connection(self.config.cache_path)
         return report

@@ -16,7 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from kbtool import __version__
+from kbtool import __version__, collector
 from kbtool.config import Config, find_root, load_config
 from kbtool.diagnostics import Diagnostic
 from kbtool.lsp import actions, complete, navigate
@@ -92,10 +92,11 @@ class KbtoolServer(LanguageServer):
 
     def recheck(self, paths: set[str] | None, rescan: bool = False) -> None:
         state = self.wiki()
-        if rescan:
-            state.rescan()
-        state.check()
-        self.publish(paths)
+        with collector.paused():  # collected when the state settles, the answer sent
+            if rescan:
+                state.rescan()
+            state.check()
+            self.publish(paths)
         state.settle()
 
 
