@@ -64,6 +64,28 @@ PAGE_PICKLE = Codec("page pickle", _page_encode, load_page)
 RAW = Codec("raw", bytes, bytes)
 
 
+def _files_encode(value: Any) -> bytes:
+    if value["copies"] or value["diagnostics"]:
+        return dump_plain(value)
+    return "\0".join(value["files"]).encode("utf-8", "surrogatepass")
+
+
+def _files_decode(data: bytes) -> Any:
+    if data.startswith(b"\x80"):  # a pickle's first byte, which never starts UTF-8
+        return load_plain(data)
+    try:
+        text = data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return None
+    return {"files": text.split("\0") if text else []}
+
+
+#: an output's files joined by NUL (which no file name holds) when it copied no file and
+#: its rendering said nothing, as most outputs, else a plain pickle: a build in a new process
+#: reads every output's record, and joined names decode in a third of a pickle's time
+FILES_OR_PLAIN = Codec("files joined, else plain pickle", _files_encode, _files_decode)
+
+
 @dataclass(frozen=True)
 class RecordKind:
     name: str
@@ -145,7 +167,7 @@ RESULT = RecordKind(
 OUTPUT = RecordKind(
     "output",
     "everything the output shows (its page, neighbours, links, results, settings)",
-    PLAIN,
+    FILES_OR_PLAIN,
     "kbtool.stages.render",
     per_page=False,
 )
