@@ -130,6 +130,16 @@ class Engine:
         """Set an input; a new digest starts a new revision."""
         self._set((input.name, key), digest, value, None)
 
+    def set_all(self, input: Input[V], values: Mapping[str, tuple[V, str]]) -> None:
+        """:meth:`set` for each key of ``values`` (key -> (value, digest)), in one sweep that
+        passes over a value set already (the very object, with its digest): a save sets
+        every page's card, of which it changed a few."""
+        name, inputs = input.name, self._inputs
+        for key, (value, digest) in values.items():
+            held = inputs.get((name, key))
+            if held is None or held[1] is not value or held[0] != digest:
+                self._set((name, key), digest, value, None)
+
     def set_lazy(self, input: Input[V], key: str, digest: str, load: Callable[[], V]) -> None:
         """Set an input whose value ``load()`` gives when a query first reads it (a file's
         text: most are never read, as the values that read them still verify)."""

@@ -37,8 +37,7 @@ def set_page_inputs(run: Run, facts: Mapping[str, Facts]) -> None:
     that reader alone, not the snapshot)."""
     engine = run.reuse.engine
     digests = run.snapshot.digests()
-    for path, f in facts.items():
-        engine.set(CARD, path, *f.card)
+    engine.set_all(CARD, {path: f.card for path, f in facts.items()})
     for path in engine.differing(TEXT, {path: digests[path] for path in facts}):
         engine.set_lazy(TEXT, path, digests[path], partial(_text, run.snapshot.reader(path)))
     set_pages(engine, facts, settings_of(run.config.duplicate_threshold))

@@ -56,6 +56,18 @@ def test_a_new_title_makes_the_list_again() -> None:
     assert engine.made["titles"] == 2
 
 
+def test_setting_every_key_at_once_starts_a_revision_only_for_a_changed_digest() -> None:
+    engine = _wiki({"a": "A\nbody", "b": "B\nbody"})
+    assert engine.get(TITLES, WHOLE) == ("A", "B")
+    before = engine.revision
+    engine.set_all(TEXT, {"a": ("A\nbody", "A\nbody"), "b": ("B\nbody", "B\nbody")})
+    assert engine.revision == before  # the digests they were set with
+    engine.set_all(TEXT, {"a": ("A\nbody", "A\nbody"), "b": ("Gamma\n", "Gamma\n")})
+    assert engine.revision == before + 1
+    assert engine.get(TITLES, WHOLE) == ("A", "Gamma")
+    assert engine.made == {"titles": 2, "title": 3}
+
+
 def test_a_change_walks_only_the_values_that_read_it() -> None:
     texts = {f"p{n}": f"T{n}\nbody" for n in range(50)}
     engine = _wiki(texts)
