@@ -13,7 +13,6 @@ import kbtool.session
 from kbtool.config import load_config
 from kbtool.session import Session
 from kbtool.stages import site
-from kbtool.stages.site import BuildReport, build_site
 from tests.stages.test_build_incremental import RandomWiki, build
 
 
@@ -31,7 +30,7 @@ def test_a_build_closes_its_connection_without_a_checkpoint(tmp_path: Path) -> N
     log = tmp_path / ".kbtool" / "store.sqlite-wal"
     assert log.is_file() and log.stat().st_size > 0
     # A one-shot build beside the session reads its writes from the log: nothing to render.
-    alone = build_site(load_config(tmp_path), jobs=1)
+    alone = site.build_site(load_config(tmp_path), jobs=1)
     assert alone.ok and alone.rendered == 0
 
 
@@ -51,14 +50,14 @@ def test_a_build_runs_without_the_collector_which_settling_runs(
         if phase == "start":
             collections.append((building[0], info["generation"]))
 
-    def build_site(*args: Any, **kwargs: Any) -> BuildReport:
+    def marked_build(*args: Any, **kwargs: Any) -> site.BuildReport:
         building[0] = True
         try:
             return site.build_site(*args, **kwargs)
         finally:
             building[0] = False
 
-    monkeypatch.setattr(kbtool.session, "build_site", build_site)
+    monkeypatch.setattr(kbtool.session, "build_site", marked_build)
     threshold = gc.get_threshold()
     gc.set_threshold(100)  # a collection every hundred objects, were it on
     gc.callbacks.append(count)
