@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, TypeVar, cast
 
 from kbtool.engine.declare import Input, Query
@@ -98,14 +98,30 @@ class Unrecorded:
         return self._engine.get(query, key)
 
 
+class Given:
+    """A :class:`~kbtool.engine.declare.Reads` of inputs given as mappings (input -> key ->
+    value), recording nothing, and of queries computed through it: for a run whose values
+    are not reused (a one-shot build), where an engine would set every input and record every
+    read for nothing."""
+
+    def __init__(self, inputs: Mapping[Input[Any], Mapping[str, Any]]) -> None:
+        self._get = {input: values.get for input, values in inputs.items()}
+
+    def input(self, input: Input[V], key: str) -> V | None:
+        return cast("V | None", self._get[input](key))
+
+    def get(self, query: Query[V], key: str) -> V:
+        return query.compute(self, key)
+
+
 class Engine:
     """The inputs set, and the values of queries with their traces, held for a run or, by a
     session, for its life."""
 
     def __init__(self) -> None:
         self.revision = 1
-        #: id -> (digest, value, what loads the value when first read, or None)
-        self._inputs: dict[Id, tuple[str, Any, Callable[[], Any] | None]] = {}
+        #: input -> key -> (digest, value, what loads the value when first read, or None)
+        self._inputs: dict[str, dict[str, tuple[str, Any, Callable[[], Any] | None]]] = {}
         self.traces: dict[str, dict[str, Trace]] = {}
         self.queries: dict[str, Query[Any]] = {}
         self._active: list[Id] = []
@@ -128,49 +144,70 @@ class Engine:
     # -- inputs ----------------------------------------------------------------------------
     def set(self, input: Input[V], key: str, value: V, digest: str) -> None:
         """Set an input; a new digest starts a new revision."""
-        self._set((input.name, key), digest, value, None)
+        self._set(input.name, key, digest, value, None)
 
     def set_all(self, input: Input[V], values: Mapping[str, tuple[V, str]]) -> None:
         """:meth:`set` for each key of ``values`` (key -> (value, digest)), in one sweep that
         passes over a value set already (the very object, with its digest): a save sets
         every page's card, of which it changed a few."""
-        name, inputs = input.name, self._inputs
+        name, held = input.name, self._held(input.name)
         for key, (value, digest) in values.items():
-            held = inputs.get((name, key))
-            if held is None or held[1] is not value or held[0] != digest:
-                self._set((name, key), digest, value, None)
+            entry = held.get(key)
+            if entry is None or entry[1] is not value or entry[0] != digest:
+                self._set(name, key, digest, value, None)
+
+    def set_to(self, input: Input[V], values: Mapping[str, V], digest: Callable[[V], str]) -> None:
+        """Make the input ``values``: each key set to its value, passing over a value set
+        already (the very object: ``digest`` is asked only of the others, and a save that
+        sets every page's value from the objects it kept makes a few), and the keys not in
+        ``values`` unset."""
+        name, held = input.name, self._held(input.name)
+        for key, value in values.items():
+            entry = held.get(key)
+            if entry is None or entry[1] is not value:
+                self._set(name, key, digest(value), value, None)
+        if len(held) > len(values):
+            self.unset(input, held.keys() - values.keys())
 
     def set_lazy(self, input: Input[V], key: str, digest: str, load: Callable[[], V]) -> None:
         """Set an input whose value ``load()`` gives when a query first reads it (a file's
         text: most are never read, as the values that read them still verify)."""
-        self._set((input.name, key), digest, UNSET, load)
+        self._set(input.name, key, digest, UNSET, load)
 
     def differing(self, input: Input[Any], digests: Mapping[str, str]) -> list[str]:
         """The keys of ``digests`` whose digest is not the one the input is set with (not set
         included): a caller holding every page's digests sets only these, in one sweep (a
         save changes a few pages of thousands)."""
-        name, inputs = input.name, self._inputs
+        held = self._held(input.name)
         return [
             key
             for key, digest in digests.items()
-            if (held := inputs.get((name, key))) is None or held[0] != digest
+            if (entry := held.get(key)) is None or entry[0] != digest
         ]
 
-    def _set(self, id: Id, digest: str, value: Any, load: Callable[[], Any] | None) -> None:
-        held = self._inputs.get(id)
-        if held is None or held[0] != digest:
+    def _held(self, name: str) -> dict[str, tuple[str, Any, Callable[[], Any] | None]]:
+        """The input's entries by key (digest, value, what loads the value)."""
+        return self._inputs.setdefault(name, {})
+
+    def _set(
+        self, name: str, key: str, digest: str, value: Any, load: Callable[[], Any] | None
+    ) -> None:
+        held = self._held(name)
+        entry = held.get(key)
+        if entry is None or entry[0] != digest:
             self.revision += 1
-            self._inputs[id] = (digest, value, load)
-            self._changed(id)
-        elif load is None or held[1] is UNSET:
+            held[key] = (digest, value, load)
+            self._changed((name, key))
+        elif load is None or entry[1] is UNSET:
             # An equal value, but this one, or what loads it, is current (a store's
             # connection); a value loaded already is kept.
-            self._inputs[id] = (digest, value, load)
+            held[key] = (digest, value, load)
 
     def unset(self, input: Input[Any], keys: Iterable[str]) -> None:
         """Take the input away for ``keys`` (pages gone): reads of it give ``ABSENT``."""
+        held = self._held(input.name)
         for key in keys:
-            if self._inputs.pop((input.name, key), None) is not None:
+            if held.pop(key, None) is not None:
                 self.revision += 1
                 self._changed((input.name, key))
 
@@ -185,14 +222,14 @@ class Engine:
 
     def input_entry(self, input: Input[Any], key: str) -> tuple[str, Any]:
         """The input's digest and value for ``key`` (``ABSENT``, None where not set)."""
-        id = (input.name, key)
-        held = self._inputs.get(id)
-        if held is None:
+        held = self._held(input.name)
+        entry = held.get(key)
+        if entry is None:
             return ABSENT, None
-        digest, value, load = held
+        digest, value, load = entry
         if value is UNSET and load is not None:
             value = load()
-            self._inputs[id] = (digest, value, None)
+            held[key] = (digest, value, None)
         return digest, value
 
     # -- queries ---------------------------------------------------------------------------
@@ -205,20 +242,24 @@ class Engine:
         in this process and not suspect since is taken at once (a save asks for every
         page's, and finds all but a few so)."""
         self.know(query)
-        held, name, suspect = self.traces.get(query.name, {}), query.name, self._suspect
+        held, suspect, unset = self.traces.get(query.name, {}), self._suspect_keys(query), UNSET
         found: dict[str, V] = {}
+        asked = False
         for key in keys:
             trace = held.get(key)
-            if (
-                trace is None
-                or not trace.verified
-                or trace.value is UNSET
-                or (name, key) in suspect
-            ):
+            if trace is None or key in suspect or not trace.verified or trace.value is unset:
                 found[key] = self.get(query, key)
+                asked = True
             else:
                 found[key] = trace.value
+        if asked:  # a value made again with another digest made what read it suspect
+            while late := [key for key in self._suspect_keys(query) if key in found]:
+                for key in late:
+                    found[key] = self.get(query, key)
         return found
+
+    def _suspect_keys(self, query: Query[Any]) -> Collection[str]:
+        return {key for name, key in self._suspect if name == query.name}
 
     def read(self, query: Query[V], key: str) -> tuple[V, str]:
         """The query's value for ``key`` and its digest."""
@@ -269,9 +310,10 @@ class Engine:
         return all(self._digest(id) == digest for id, digest in trace.reads)
 
     def _digest(self, id: Id) -> str:
-        held = self._inputs.get(id)
-        if held is not None:
-            return held[0]
+        held = self._inputs.get(id[0])
+        entry = held.get(id[1]) if held is not None else None
+        if entry is not None:
+            return entry[0]
         query = self.queries.get(id[0])
         return ABSENT if query is None else self.fresh(query, id[1]).digest
 
@@ -292,7 +334,7 @@ class Engine:
         self.made[query.name] += 1
         if old is not None and old.digest != trace.digest:
             self._changed(id)  # what read the value before reads another now
-        if old is None or old.digest != trace.digest or old.reads != trace.reads:
+        if query.kept and (old is None or old.digest != trace.digest or old.reads != trace.reads):
             self.dirty.setdefault(query.name, set()).add(key)
             self.gone.get(query.name, set()).discard(key)
         return trace
@@ -308,5 +350,5 @@ class Engine:
         for key in gone:
             del held[key]
             self._changed((query.name, key))
-        if gone:
+        if gone and query.kept:
             self.gone.setdefault(query.name, set()).update(gone)

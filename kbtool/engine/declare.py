@@ -57,15 +57,17 @@ class Stored(Generic[V]):
 @dataclass(frozen=True, eq=False)
 class Query(Generic[V]):
     """A derived value: ``compute(reads, key)`` reads only through ``reads``. ``stored``: how
-    its values are kept between processes (its traces always are); ``digest``: of a value.
-    ``code``: the module whose code (with all it imports) the values depend on, the
-    ``compute`` function's own unless named."""
+    its values are kept between processes (its traces are, unless ``kept`` is False: a
+    query made again from its inputs in less time than its traces take to read);
+    ``digest``: of a value. ``code``: the module whose code (with all it imports) the values
+    depend on, the ``compute`` function's own unless named."""
 
     name: str
     compute: Callable[[Reads, str], V]
     stored: Stored[V] | None = None
     digest: Callable[[V], str] = digest_of_repr
     code: str = field(default="")
+    kept: bool = True
 
     @property
     def module(self) -> str:

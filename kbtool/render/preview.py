@@ -60,10 +60,11 @@ def preview_output(path: str) -> str:
     return "previews/" + (path[:-3] if path.endswith(".md") else path) + ".js"
 
 
-def preview_key(site: SiteContext, digest: str) -> str:
-    """What a page's preview depends on: its file (``digest``) and the settings; not other
-    pages, so an edit rewrites the previews of the pages edited alone."""
-    key = hashlib.blake2b(site.common_key_bytes, digest_size=16)
+def preview_digest(common: bytes, digest: str) -> str:
+    """What a page's preview depends on: its file (``digest``) and the settings (``common``:
+    ``SiteContext.common_key_bytes``); not other pages, so an edit rewrites the previews of
+    the pages edited alone."""
+    key = hashlib.blake2b(common, digest_size=16)
     key.update(b"preview\x00" + digest.encode())
     return key.hexdigest()
 

@@ -21,11 +21,9 @@ if TYPE_CHECKING:
     from kbtool.render.context import Frame
     from kbtool.render.fill import OwnFill
     from kbtool.render.markdown import PageBody
-    from kbtool.render.pages import PageKeyParts
     from kbtool.render.site import Listing, PageInfo
     from kbtool.stages.check_state import CheckState
     from kbtool.stages.facts import Facts
-    from kbtool.stages.plan_inputs import PlanInputs
     from kbtool.stages.planned import Planned
     from kbtool.stages.publish.published import Published, Spare
     from kbtool.stages.site_state import SiteState
@@ -99,9 +97,10 @@ LISTED_SET: Reusable[None, dict[str, Listing]] = Reusable(
 SIMILAR_LISTS: Reusable[str, dict[str, tuple[str, ...]]] = Reusable(
     "similar lists", "(whole) the digest of every page's listing"
 )
-OUTPUTS: Reusable[PageKeyParts, Planned] = Reusable(
+OUTPUTS: Reusable[tuple[str, str], tuple[Planned, Planned]] = Reusable(
     "page outputs",
-    "the settings, the file's digest, its PageInfo's and cell results' digests, its similar pages",
+    "the keys of the page's HTML and link preview (the engine's `page keys`,"
+    " `stages/page_outputs.py`)",
 )
 FRAMES: Reusable[Hashable, Frame | None] = Reusable(
     "page frames",
@@ -112,14 +111,6 @@ OWN_FILLS: Reusable[Hashable, OwnFill] = Reusable(
     "own fills",
     "what the page's key is made of but its embeds: its body with its own holes filled (its"
     " links, images and cells; not its embeds), of the pages a session rendered last",
-)
-PREVIEWS: Reusable[tuple[str, bytes], Planned] = Reusable(
-    "previews", "the file's digest, the settings"
-)
-PLAN_INPUTS: Reusable[tuple[bytes, str], PlanInputs] = Reusable(
-    "plan inputs",
-    "(whole) the settings, the renderer's code: each page's file digest, listing, cell"
-    " results' digest and similar pages as the last plan had them",
 )
 SITE_RECORD: Reusable[str, dict[str, Published]] = Reusable(
     "published",
@@ -156,8 +147,6 @@ ALL: tuple[Reusable[Any, Any], ...] = (
     OUTPUTS,
     FRAMES,
     OWN_FILLS,
-    PREVIEWS,
-    PLAN_INPUTS,
     LISTED_SET,
     SITE_RECORD,
     SPARE,

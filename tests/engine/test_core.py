@@ -68,6 +68,25 @@ def test_setting_every_key_at_once_starts_a_revision_only_for_a_changed_digest()
     assert engine.made == {"titles": 2, "title": 3}
 
 
+def test_setting_an_input_to_a_mapping_digests_only_new_objects_and_unsets_the_rest() -> None:
+    engine = _wiki({"a": "A\nbody", "b": "B\nbody"})
+    assert engine.get(TITLES, WHOLE) == ("A", "B")
+    texts = {path: "".join([title, "\nbody"]) for path, title in (("a", "A"), ("b", "B"))}
+    digested: list[str] = []
+
+    def digest(text: str) -> str:
+        digested.append(text)
+        return text
+
+    engine.set_to(TEXT, texts, digest)  # new objects, equal digests: no revision
+    before = engine.revision
+    engine.set_to(TEXT, texts, digest)
+    assert len(digested) == 2 and engine.revision == before
+    engine.set_to(TEXT, {"a": texts["a"]}, digest)  # b's text unset
+    assert len(digested) == 2 and engine.revision == before + 1
+    assert engine.get(TITLE, "b") == "" and engine.get(TITLE, "a") == "A"
+
+
 def test_a_change_walks_only_the_values_that_read_it() -> None:
     texts = {f"p{n}": f"T{n}\nbody" for n in range(50)}
     engine = _wiki(texts)

@@ -108,3 +108,17 @@ def test_a_value_not_stored_is_made_again_when_asked_for(tmp_path: Path) -> None
             assert engine.get(length, "a") == 2
             save(engine, store)
         assert engine.made == made
+
+
+def test_a_query_not_kept_leaves_no_trace_in_the_store(tmp_path: Path) -> None:
+    """Made again by each process from its inputs; what it reads is still kept."""
+    length = Query("length", lambda reads, key: len(reads.get(WORDS, key)), kept=False)
+    for made in ({"words": 1, "length": 1}, {"length": 1}):
+        engine = _engine({"a": "one two", "b": "three"})
+        with open_store(tmp_path / ".kbtool") as store:
+            load(engine, store, (WORDS, length))
+            assert engine.get(length, "a") == 2
+            engine.retain(length, ["b"])  # a page gone: nothing to delete from the store
+            save(engine, store)
+            assert list(store.traces_of("length", code_of(length))) == []
+        assert engine.made == made

@@ -94,16 +94,16 @@ def test_page_outputs_are_kept_while_what_their_key_is_made_of_is_the_same(
     (tmp_path / "wiki" / "d.md").write_text(_page("Page d", "Alone."))
     kept = Reuse()
     assert build_site(load_config(tmp_path), jobs=1, reuse=kept).ok
-    planned = {path: item for path, (_, item) in kept.held(OUTPUTS).items()}
+    planned = {path: item for path, (_, (item, _)) in kept.held(OUTPUTS).items()}
     (tmp_path / "wiki" / "a.md").write_text(_page("A new title"))
     report = build_site(load_config(tmp_path), jobs=1, reuse=kept)
     assert report.ok
-    assert kept.held(OUTPUTS)["wiki/d.md"][1] is planned["wiki/d.md"]
+    assert kept.held(OUTPUTS)["wiki/d.md"][1][0] is planned["wiki/d.md"]
     # c, which links b as a did, showed a among its similar pages: its key changed too.
-    assert kept.held(OUTPUTS)["wiki/c.md"][1].key != planned["wiki/c.md"].key
-    assert kept.held(OUTPUTS)["wiki/a.md"][1].key != planned["wiki/a.md"].key
+    assert kept.held(OUTPUTS)["wiki/c.md"][1][0].key != planned["wiki/c.md"].key
+    assert kept.held(OUTPUTS)["wiki/a.md"][1][0].key != planned["wiki/a.md"].key
     # b.md shows a.md's new title (its wikilink): its PageInfo, so its key, changed too.
-    assert kept.held(OUTPUTS)["wiki/b.md"][1].key != planned["wiki/b.md"].key
+    assert kept.held(OUTPUTS)["wiki/b.md"][1][0].key != planned["wiki/b.md"].key
     assert "page:wiki/b.md" in report.rendered_outputs
 
 
