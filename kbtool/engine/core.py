@@ -43,23 +43,25 @@ class Cycle(Exception):
 
 
 class Trace:
-    """One value of a query with its trace: its digest, and each read with the digest it
-    gave. ``encoded``: the value as the store kept it, decoded when first asked for."""
+    """One value of a query with its trace: its digest, and each read (``read_ids``) with
+    the digest it gave (``read_digests``, in the same order: two tuples weigh less than a
+    pair a read, by megabytes at 7,000 pages). ``encoded``: the value as the store kept it,
+    decoded when first asked for."""
 
-    __slots__ = ("value", "encoded", "digest", "reads", "verified")
+    __slots__ = ("value", "encoded", "digest", "read_ids", "read_digests", "verified")
 
     def __init__(
         self,
         value: Any,
         encoded: bytes | None,
         digest: str,
-        reads: tuple[tuple[Id, str], ...],
+        reads: tuple[tuple[Id, ...], tuple[str, ...]],
         at: int,
     ) -> None:
         self.value = value
         self.encoded = encoded
         self.digest = digest
-        self.reads = reads
+        self.read_ids, self.read_digests = reads
         self.verified = at
 
 
@@ -69,18 +71,21 @@ class Recorder:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self.log: list[tuple[Id, str]] = []
+        self.ids: list[Id] = []
+        self.digests: list[str] = []
 
     def input(self, input: Input[V], key: str) -> V | None:
         """The input's value for ``key``, or None where it is not set."""
         digest, value = self._engine.input_entry(input, key)
-        self.log.append(((input.name, key), digest))
+        self.ids.append((input.name, key))
+        self.digests.append(digest)
         return cast("V | None", value)
 
     def get(self, query: Query[V], key: str) -> V:
         """Another query's value for ``key``."""
         value, digest = self._engine.read(query, key)
-        self.log.append(((query.name, key), digest))
+        self.ids.append((query.name, key))
+        self.digests.append(digest)
         return value
 
 
@@ -126,8 +131,9 @@ class Engine:
         self.queries: dict[str, Query[Any]] = {}
         self._active: list[Id] = []
         #: by input or query, the queries whose held values read it (a superset: a value
-        #: made again may no longer read all it once did)
-        self._readers: dict[Id, set[Id]] = {}
+        #: made again may no longer read all it once did): one, or a set of them (most
+        #: inputs of a page are read by one value, and a set each would weigh megabytes)
+        self._readers: dict[Id, Id | set[Id]] = {}
         #: the queries whose values read, maybe through others, an input changed since they
         #: were last verified
         self._suspect: set[Id] = set()
@@ -215,7 +221,8 @@ class Engine:
         """Mark every value that read ``id``, directly or through others, as suspect."""
         todo = [id]
         while todo:
-            for reader in self._readers.pop(todo.pop(), ()):
+            found = self._readers.pop(todo.pop(), None)
+            for reader in found if isinstance(found, set) else () if found is None else (found,):
                 if reader not in self._suspect:
                     self._suspect.add(reader)
                     todo.append(reader)
@@ -292,8 +299,15 @@ class Engine:
 
     def _listen(self, id: Id, trace: Trace) -> None:
         """Note ``id`` as a reader of all ``trace`` read: a change to one marks it."""
-        for read, _ in trace.reads:
-            self._readers.setdefault(read, set()).add(id)
+        readers = self._readers
+        for read in trace.read_ids:
+            held = readers.get(read)
+            if held is None:
+                readers[read] = id
+            elif isinstance(held, set):
+                held.add(id)
+            elif held != id:
+                readers[read] = {held, id}
 
     def _held_or_made(self, query: Query[Any], key: str, trace: Trace) -> Trace:
         """A verified trace with its value: decoded from the store's, or made again."""
@@ -307,7 +321,8 @@ class Engine:
         return self._make(query, key, trace)
 
     def _reads_hold(self, trace: Trace) -> bool:
-        return all(self._digest(id) == digest for id, digest in trace.reads)
+        reads = zip(trace.read_ids, trace.read_digests, strict=True)
+        return all(self._digest(id) == digest for id, digest in reads)
 
     def _digest(self, id: Id) -> str:
         held = self._inputs.get(id[0])
@@ -327,14 +342,15 @@ class Engine:
             value = query.compute(reads, key)
         finally:
             self._active.pop()
-        trace = Trace(value, None, query.digest(value), tuple(reads.log), self.revision)
+        made = (tuple(reads.ids), tuple(reads.digests))
+        trace = Trace(value, None, query.digest(value), made, self.revision)
         self.traces.setdefault(query.name, {})[key] = trace
         self._suspect.discard(id)
         self._listen(id, trace)
         self.made[query.name] += 1
         if old is not None and old.digest != trace.digest:
             self._changed(id)  # what read the value before reads another now
-        if query.kept and (old is None or old.digest != trace.digest or old.reads != trace.reads):
+        if query.kept and (old is None or old.digest != trace.digest or _reads(old) != made):
             self.dirty.setdefault(query.name, set()).add(key)
             self.gone.get(query.name, set()).discard(key)
         return trace
@@ -352,3 +368,7 @@ class Engine:
             self._changed((query.name, key))
         if gone and query.kept:
             self.gone.setdefault(query.name, set()).update(gone)
+
+
+def _reads(trace: Trace) -> tuple[tuple[Id, ...], tuple[str, ...]]:
+    return trace.read_ids, trace.read_digests

@@ -45,13 +45,11 @@ def load(engine: Engine, store: Store, queries: Iterable[Query[Any]]) -> None:
         for key, trace, value in store.traces_of(query.name, code_of(query)):
             try:
                 digest, *flat = json.loads(trace)
-                reads = tuple(
-                    ((str(flat[i]), str(flat[i + 1])), str(flat[i + 2]))
-                    for i in range(0, len(flat), 3)
-                )
+                ids = tuple((str(flat[i]), str(flat[i + 1])) for i in range(0, len(flat), 3))
+                digests = tuple(str(flat[i + 2]) for i in range(0, len(flat), 3))
             except (TypeError, ValueError, IndexError):  # damaged or foreign: made again
                 continue
-            held[key] = Trace(UNSET, value or None, str(digest), reads, 0)
+            held[key] = Trace(UNSET, value or None, str(digest), (ids, digests), 0)
 
 
 def save(engine: Engine, store: Store) -> None:
@@ -72,7 +70,8 @@ def save(engine: Engine, store: Store) -> None:
 
 
 def _row(query: Query[Any], key: str, trace: Trace) -> Row:
-    flat = [part for (name, of), digest in trace.reads for part in (name, of, digest)]
+    reads = zip(trace.read_ids, trace.read_digests, strict=True)
+    flat = [part for (name, of), digest in reads for part in (name, of, digest)]
     text = json.dumps([trace.digest, *flat], ensure_ascii=False, separators=(",", ":"))
     value = b""
     if query.stored is not None:
