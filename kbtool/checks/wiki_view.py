@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from kbtool.diagnostics import Diagnostic
-from kbtool.engine import WHOLE, Engine, Input, Query, Reads, Stored
+from kbtool.engine import ABSENT, WHOLE, Engine, Input, Query, Reads, Stored
 
 T = TypeVar("T")
 
@@ -118,10 +118,15 @@ def set_pages(engine: Engine, paths: Iterable[str], settings: Mapping[str, Any])
     """Set the inputs of the checks of many pages but the cards and texts (the caller sets
     those): every page's path and the settings. A page gone since the engine's last run
     reads as absent."""
-    before = engine.input_entry(PAGES, WHOLE)[1] or ()
-    now = tuple(sorted(paths))
-    engine.set(PAGES, WHOLE, now, "\n".join(now))
-    gone = [] if now == before else sorted(set(before) - set(now))
+    digest, held = engine.input_entry(PAGES, WHOLE)
+    before: tuple[str, ...] = held or ()
+    given = set(paths)
+    if digest != ABSENT and len(given) == len(before) and given.issuperset(before):
+        now = before  # a save: the same pages, not sorted again
+    else:
+        now = tuple(sorted(given))
+        engine.set(PAGES, WHOLE, now, "\n".join(now))
+    gone = [] if now == before else sorted(set(before) - given)
     engine.unset(CARD, gone)
     engine.unset(TEXT, gone)
     for name, value in settings.items():

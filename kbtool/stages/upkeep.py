@@ -38,7 +38,9 @@ def set_page_inputs(run: Run, facts: Mapping[str, Facts]) -> None:
     engine = run.reuse.engine
     digests = run.snapshot.digests()
     engine.set_all(CARD, {path: f.card for path, f in facts.items()})
-    for path in engine.differing(TEXT, {path: digests[path] for path in facts}):
+    # The pages' digests are the snapshot's, unless pages went unread (compared in C).
+    texts = digests if digests.keys() == facts.keys() else {p: digests[p] for p in facts}
+    for path in engine.differing(TEXT, texts):
         engine.set_lazy(TEXT, path, digests[path], partial(_text, run.snapshot.reader(path)))
     set_pages(engine, facts, settings_of(run.config.duplicate_threshold))
 
