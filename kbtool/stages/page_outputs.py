@@ -61,7 +61,7 @@ def _keys(reads: Reads, path: str) -> tuple[str, str]:
 
 
 #: the keys of a page's HTML and of its link preview (before the output record's code digest
-#: is added to each); the preview's reads only the page's file and the settings
+#: is added to each); the preview's depends on the page's file and the settings alone
 PAGE_KEYS: Query[tuple[str, str]] = Query("page keys", _keys, digest="".join, kept=False)
 
 
