@@ -155,16 +155,6 @@ class Engine:
         """Set an input; a new digest starts a new revision."""
         self._set(input.name, key, digest, value, None)
 
-    def set_all(self, input: Input[V], values: Mapping[str, tuple[V, str]]) -> None:
-        """:meth:`set` for each key of ``values`` (key -> (value, digest)), in one sweep that
-        passes over a value set already (the very object, with its digest): a save sets
-        every page's card, of which it changed a few."""
-        name, held = input.name, self._held(input.name)
-        for key, (value, digest) in values.items():
-            entry = held.get(key)
-            if entry is None or entry[1] is not value or entry[0] != digest:
-                self._set(name, key, digest, value, None)
-
     def set_to(self, input: Input[V], values: Mapping[str, V], digest: Callable[[V], str]) -> None:
         """Make the input ``values``: each key set to its value, passing over a value set
         already (the very object: ``digest`` is asked only of the others, and a save that
@@ -360,7 +350,9 @@ class Engine:
         self.made[query.name] += 1
         if old is not None and old.digest != trace.digest:
             self._changed(id)  # what read the value before reads another now
-        if query.kept and (old is None or old.digest != trace.digest or _reads(old) != made):
+        if query.kept and (
+            old is None or old.digest != trace.digest or (old.read_ids, old.read_digests) != made
+        ):
             self.dirty.setdefault(query.name, set()).add(key)
             self.gone.get(query.name, set()).discard(key)
         return trace
@@ -378,7 +370,3 @@ class Engine:
             self._changed((query.name, key))
         if gone and query.kept:
             self.gone.setdefault(query.name, set()).update(gone)
-
-
-def _reads(trace: Trace) -> tuple[tuple[Id, ...], tuple[str, ...]]:
-    return trace.read_ids, trace.read_digests

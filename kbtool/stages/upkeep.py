@@ -10,7 +10,7 @@ from functools import partial
 
 from kbtool.checks import Enabled, upkeep
 from kbtool.checks.upkeep import NAMES, SKETCH, settings_of
-from kbtool.checks.wiki_view import CARD, TEXT, run_rows, set_pages
+from kbtool.checks.wiki_view import CARD, TEXT, card_digest, run_rows, set_pages
 from kbtool.diagnostics import Diagnostic
 from kbtool.engine.persist import load
 from kbtool.stages.facts import Facts
@@ -37,7 +37,7 @@ def set_page_inputs(run: Run, facts: Mapping[str, Facts]) -> None:
     that reader alone, not the snapshot)."""
     engine = run.reuse.engine
     digests = run.snapshot.digests()
-    engine.set_all(CARD, {path: f.card for path, f in facts.items()})
+    engine.set_to(CARD, {path: f.card[0] for path, f in facts.items()}, card_digest)
     # The pages' digests are the snapshot's, unless pages went unread (compared in C).
     texts = digests if digests.keys() == facts.keys() else {p: digests[p] for p in facts}
     for path in engine.differing(TEXT, texts):

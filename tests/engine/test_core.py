@@ -60,9 +60,9 @@ def test_setting_every_key_at_once_starts_a_revision_only_for_a_changed_digest()
     engine = _wiki({"a": "A\nbody", "b": "B\nbody"})
     assert engine.get(TITLES, WHOLE) == ("A", "B")
     before = engine.revision
-    engine.set_all(TEXT, {"a": ("A\nbody", "A\nbody"), "b": ("B\nbody", "B\nbody")})
+    engine.set_to(TEXT, {"a": "A\nbody", "b": "B\nbody"}, str)
     assert engine.revision == before  # the digests they were set with
-    engine.set_all(TEXT, {"a": ("A\nbody", "A\nbody"), "b": ("Gamma\n", "Gamma\n")})
+    engine.set_to(TEXT, {"a": "A\nbody", "b": "Gamma\n"}, str)
     assert engine.revision == before + 1
     assert engine.get(TITLES, WHOLE) == ("A", "Gamma")
     assert engine.made == {"titles": 2, "title": 3}
